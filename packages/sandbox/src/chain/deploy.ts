@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs'
+import { type Address, createWalletClient, type Hex, http, parseEther } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import type { ChainClients } from './clients.js'
+import { DEPLOYER_KEY, erc20Abi, LOCAL_TOKENS } from './tokens.js'
+
+const artifacts = JSON.parse(
+  readFileSync(new URL('../../artifacts/contracts.json', import.meta.url), 'utf8'),
+) as Record<string, { abi: unknown[]; bytecode: Hex }>
+
+/**
+ * Deploys the test tokens at their fixed addresses (skipping those already there,
+ * as after a restart from saved state) and funds the test customers once.
+ */
+export async function deployTokens(
+  clients: ChainClients,
+  customers: Address[],
+  mintPerCustomer = 10_000n,
+): Promise<{ deployed: boolean }> {
+  const { publicClient, testClient, chain } = clients
+  const code = await publicClient.getCode({ address: LOCAL_TOKENS[0]!.address })
+  if (code && code !== '0x') return { deployed: false }
+
+  const deployer = privateKeyToAccount(DEPLOYER_KEY)
+  const wallet = createWalletClient({
+    account: deployer,
+    chain,
+    transport: http(chain.rpcUrls.default.http[0]),
+  })
+  await testClient.setBalance({ address: deployer.address, value: parseEther('1000') })
+  const nonce = await publicClient.getTransactionCount({ address: deployer.address })
+  if (nonce !== 0)
+    throw new Error(`deployer nonce is ${nonce}, expected 0: token addresses would differ`)
+
+  for (const token of LOCAL_TOKENS) {
+    const artifact = artifacts[token.contract]!
+    const hash = await wallet.deployContract({
+      abi: artifact.abi,
+      bytecode: artifact.bytecode,
+      args: [token.name, token.symbol, token.decimals],
+    })
+    const receipt = await publicClient.waitForTransactionReceipt({ hash })
+    if (receipt.contractAddress?.toLowerCase() !== token.address.toLowerCase())
+      throw new Error(
+        `${token.symbol} deployed at ${receipt.contractAddress}, expected ${token.address}`,
+      )
+  }
+  let last: Hex | undefined
+  for (const token of LOCAL_TOKENS)
+    for (const to of customers)
+      last = await wallet.writeContract({
+        address: token.address,
+        abi: erc20Abi,
+        functionName: 'mint',
+        args: [to, mintPerCustomer * 10n ** BigInt(token.decimals)],
+      })
+  if (last) await publicClient.waitForTransactionReceipt({ hash: last })
+  return { deployed: true }
+}

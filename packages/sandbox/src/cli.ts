@@ -1,0 +1,132 @@
+import { parseArgs } from 'node:util'
+import type { Address, Hex } from 'viem'
+import { toUnits } from './amounts.js'
+import { CUSTOMER_KEYS, transferToken } from './chain/pay.js'
+import { tokenBySymbol } from './chain/tokens.js'
+import { DEFAULT_API_KEY, startSandbox } from './index.js'
+
+const USAGE = `paysession-sandbox: a local Payment Session Service on a local anvil chain
+
+  paysession-sandbox [start] [options]     start anvil + the API (Ctrl-C stops both)
+  paysession-sandbox pay <sessionId> [--token SYMBOL] [--amount A] [--customer N]
+                                           pay a session from test customer N (default 0)
+
+Options (each also as an environment variable):
+  --port N              PAYSESSION_PORT            API port (default 4010)
+  --chain-port N        PAYSESSION_CHAIN_PORT      anvil port (default 8545)
+  --api-key K           PAYSESSION_API_KEY         merchant API key (default ${DEFAULT_API_KEY})
+  --data-dir D          PAYSESSION_DATA_DIR        state folder (default ./.paysession)
+  --webhook-url U       PAYSESSION_WEBHOOK_URL     where status updates are POSTed
+  --webhook-secret S    PAYSESSION_WEBHOOK_SECRET  HMAC secret for Paysession-Signature
+  --funding-window S    PAYSESSION_FUNDING_WINDOW_SECONDS  (default 86400)
+  --token-ttl S         PAYSESSION_TOKEN_TTL_SECONDS       (default 3600)
+`
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    port: { type: 'string' },
+    'chain-port': { type: 'string' },
+    'api-key': { type: 'string' },
+    'data-dir': { type: 'string' },
+    'webhook-url': { type: 'string' },
+    'webhook-secret': { type: 'string' },
+    'funding-window': { type: 'string' },
+    'token-ttl': { type: 'string' },
+    token: { type: 'string' },
+    amount: { type: 'string' },
+    customer: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+})
+
+const env = process.env
+const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v))
+const port = num(values.port ?? env.PAYSESSION_PORT) ?? 4010
+const apiKey = values['api-key'] ?? env.PAYSESSION_API_KEY ?? DEFAULT_API_KEY
+const command = positionals[0] ?? 'start'
+
+if (values.help) {
+  console.log(USAGE)
+} else if (command === 'start') {
+  const sb = await startSandbox({
+    port,
+    chainPort: num(values['chain-port'] ?? env.PAYSESSION_CHAIN_PORT) ?? 8545,
+    apiKey,
+    dataDir: values['data-dir'] ?? env.PAYSESSION_DATA_DIR ?? '.paysession',
+    webhookUrl: values['webhook-url'] ?? env.PAYSESSION_WEBHOOK_URL,
+    webhookSecret: values['webhook-secret'] ?? env.PAYSESSION_WEBHOOK_SECRET,
+    fundingWindowSeconds: num(values['funding-window'] ?? env.PAYSESSION_FUNDING_WINDOW_SECONDS),
+    tokenTtlSeconds: num(values['token-ttl'] ?? env.PAYSESSION_TOKEN_TTL_SECONDS),
+  })
+  const lines = [
+    `API base URL      ${sb.apiUrl}  (also ${sb.apiUrl}/api/v1)`,
+    `Merchant API key  ${sb.apiKey}`,
+    `Chain RPC URL     ${sb.rpcUrl}`,
+    `Chain id          ${sb.chainId} (network ${sb.network})`,
+    ...Object.values(sb.tokens).map(
+      (t) => `Token ${t.symbol.padEnd(11)} ${t.address} (${t.decimals} decimals)`,
+    ),
+    `Treasury          ${sb.treasury}`,
+    ...sb.customers.map((c, i) => `Test customer ${i}   ${c.address}  key ${c.privateKey}`),
+    `Webhook URL       ${env.PAYSESSION_WEBHOOK_URL ?? values['webhook-url'] ?? '(none: set PAYSESSION_WEBHOOK_URL)'}`,
+    `Webhook secret    ${sb.webhookSecret}`,
+    `Data folder       ${sb.dataDir}`,
+  ]
+  console.log(
+    `paysession sandbox is running\n${lines.join('\n')}\nCtrl-C stops it; state is kept in the data folder.`,
+  )
+  let stopping = false
+  const stop = async () => {
+    if (stopping) return
+    stopping = true
+    await sb.stop()
+    process.exit(0)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+} else if (command === 'pay') {
+  const sessionId = positionals[1]
+  if (!sessionId) {
+    console.error(USAGE)
+    process.exit(2)
+  }
+  const base = `http://127.0.0.1:${port}`
+  const get = async (path: string) => {
+    const res = await fetch(`${base}${path}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    }).catch(() => {
+      throw new Error(`no sandbox answers at ${base}: start it with \`pnpm sandbox\``)
+    })
+    const json = await res.json()
+    if (!res.ok) throw new Error(`${path}: ${json?.error?.message ?? res.status}`)
+    return json
+  }
+  try {
+    const info = await get('/sandbox/info')
+    const session = await get(`/payment-sessions/${encodeURIComponent(sessionId)}`)
+    const token = tokenBySymbol(values.token ?? session.tokenSymbol)
+    if (!token) throw new Error(`unknown token ${values.token}`)
+    const amount = values.amount ?? session.amount
+    const value = toUnits(amount, token.decimals)
+    if (value === null || value <= 0n) throw new Error(`invalid amount ${amount}`)
+    const key = CUSTOMER_KEYS[Number(values.customer ?? 0)]
+    if (!key) throw new Error(`no test customer ${values.customer}`)
+    const hash = await transferToken({
+      rpcUrl: info.rpcUrl,
+      privateKey: key as Hex,
+      token: token.address,
+      to: session.oneTimeWalletAddress as Address,
+      value,
+    })
+    console.log(
+      `sent ${amount} ${token.symbol} to ${session.oneTimeWalletAddress}\ntransaction ${hash}`,
+    )
+  } catch (e) {
+    console.error(`pay failed: ${e instanceof Error ? e.message : e}`)
+    process.exit(1)
+  }
+} else {
+  console.error(USAGE)
+  process.exit(2)
+}

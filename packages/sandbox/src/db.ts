@@ -1,0 +1,289 @@
+import Database from 'better-sqlite3'
+
+export type SessionStatus =
+  | 'CREATED'
+  | 'PENDING'
+  | 'FUNDED'
+  | 'CAPTURING'
+  | 'SUCCEEDED'
+  | 'CANCELED'
+  | 'ERROR'
+
+export interface SessionRow {
+  id: string
+  request_id: string | null
+  request_fingerprint: string | null
+  token: string
+  token_expires_at: number
+  amount: string
+  currency: string
+  network: string
+  token_symbol: string
+  accepted_tokens: string
+  otw_index: number
+  otw_address: string
+  user_address: string | null
+  funding_tx: string | null
+  user_submitted_tx: string | null
+  received_units: string
+  capturable_units: string
+  captured_units: string
+  status: SessionStatus
+  created_at: number
+  expires_at: number
+  updated_at: number
+}
+
+export interface CaptureRow {
+  id: string
+  session_id: string
+  request_id: string
+  request_fingerprint: string
+  amount_units: string
+  refund_units: string
+  final: number
+  status: 'CAPTURING' | 'CAPTURED' | 'FAILED'
+  capture_tx: string | null
+  refund_tx: string | null
+  error: string | null
+  created_at: number
+  updated_at: number
+}
+
+export interface TransferRow {
+  tx_hash: string
+  log_index: number
+  session_id: string
+  token_symbol: string
+  from_address: string
+  value_units: string
+  block_number: number
+  disposition: 'FUNDING' | 'RETURN_PENDING' | 'RETURNED'
+  return_tx: string | null
+}
+
+export interface WebhookRow {
+  seq: number
+  id: string
+  session_id: string
+  body: string
+  state: 'PENDING' | 'DELIVERED' | 'FAILED'
+  attempts: number
+  next_attempt_at: number
+  last_error: string | null
+  created_at: number
+  delivered_at: number | null
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY, request_id TEXT UNIQUE, request_fingerprint TEXT,
+  token TEXT NOT NULL UNIQUE, token_expires_at INTEGER NOT NULL,
+  amount TEXT NOT NULL, currency TEXT NOT NULL, network TEXT NOT NULL, token_symbol TEXT NOT NULL,
+  accepted_tokens TEXT NOT NULL, otw_index INTEGER NOT NULL UNIQUE, otw_address TEXT NOT NULL UNIQUE,
+  user_address TEXT, funding_tx TEXT, user_submitted_tx TEXT,
+  received_units TEXT NOT NULL DEFAULT '0', capturable_units TEXT NOT NULL DEFAULT '0',
+  captured_units TEXT NOT NULL DEFAULT '0',
+  status TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS captures (
+  id TEXT PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id),
+  request_id TEXT NOT NULL, request_fingerprint TEXT NOT NULL,
+  amount_units TEXT NOT NULL, refund_units TEXT NOT NULL, final INTEGER NOT NULL,
+  status TEXT NOT NULL, capture_tx TEXT, refund_tx TEXT, error TEXT,
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+  UNIQUE (session_id, request_id)
+);
+CREATE TABLE IF NOT EXISTS transfers (
+  tx_hash TEXT NOT NULL, log_index INTEGER NOT NULL, session_id TEXT NOT NULL,
+  token_symbol TEXT NOT NULL, from_address TEXT NOT NULL, value_units TEXT NOT NULL,
+  block_number INTEGER NOT NULL, disposition TEXT NOT NULL, return_tx TEXT,
+  PRIMARY KEY (tx_hash, log_index)
+);
+CREATE TABLE IF NOT EXISTS webhooks (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL,
+  body TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL, last_error TEXT, created_at INTEGER NOT NULL, delivered_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS webhooks_pending ON webhooks (state, session_id, seq);
+CREATE INDEX IF NOT EXISTS sessions_open ON sessions (status);
+`
+
+export type Db = ReturnType<typeof openDb>
+
+/** Opens (or creates) the sandbox's SQLite file; ':memory:' for a throwaway sandbox. */
+export function openDb(path: string) {
+  const db = new Database(path)
+  // Statements are prepared once and reused: the load benchmark polls get-session hard.
+  const cache = new Map<string, Database.Statement>()
+  const prepare = db.prepare.bind(db)
+  db.prepare = ((sql: string) => {
+    let stmt = cache.get(sql)
+    if (!stmt) {
+      stmt = prepare(sql)
+      cache.set(sql, stmt)
+    }
+    return stmt
+  }) as typeof db.prepare
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.exec(SCHEMA)
+
+  const getMeta = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?')
+  const setMeta = db.prepare(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  )
+
+  return {
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    meta: {
+      get: (key: string) => getMeta.get(key)?.value,
+      set: (key: string, value: string) => void setMeta.run(key, value),
+    },
+    sessions: {
+      get: (id: string) =>
+        db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE id = ?').get(id),
+      byRequestId: (requestId: string) =>
+        db
+          .prepare<[string], SessionRow>('SELECT * FROM sessions WHERE request_id = ?')
+          .get(requestId),
+      byToken: (token: string) =>
+        db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE token = ?').get(token),
+      byOtw: (address: string) =>
+        db
+          .prepare<[string], SessionRow>('SELECT * FROM sessions WHERE otw_address = ?')
+          .get(address.toLowerCase()),
+      list: (limit: number) =>
+        db
+          .prepare<[number], SessionRow>(
+            'SELECT * FROM sessions ORDER BY created_at DESC, rowid DESC LIMIT ?',
+          )
+          .all(limit),
+      all: () => db.prepare<[], SessionRow>('SELECT * FROM sessions').all(),
+      nextOtwIndex: () =>
+        (db.prepare<[], { n: number | null }>('SELECT MAX(otw_index) AS n FROM sessions').get()
+          ?.n ?? -1) + 1,
+      insert: (row: SessionRow) =>
+        void db
+          .prepare(
+            `INSERT INTO sessions VALUES (@id, @request_id, @request_fingerprint, @token, @token_expires_at, @amount, @currency,
+             @network, @token_symbol, @accepted_tokens, @otw_index, @otw_address, @user_address, @funding_tx,
+             @user_submitted_tx, @received_units, @capturable_units, @captured_units, @status, @created_at, @expires_at, @updated_at)`,
+          )
+          .run(row),
+      update: (id: string, fields: Partial<SessionRow>) => {
+        const keys = Object.keys(fields)
+        if (!keys.length) return
+        db.prepare(
+          `UPDATE sessions SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`,
+        ).run({
+          ...fields,
+          id,
+        })
+      },
+      expirable: (now: number) =>
+        db
+          .prepare<[number], SessionRow>(
+            "SELECT * FROM sessions WHERE status IN ('CREATED', 'PENDING') AND expires_at <= ?",
+          )
+          .all(now),
+    },
+    captures: {
+      get: (sessionId: string, id: string) =>
+        db
+          .prepare<[string, string], CaptureRow>(
+            'SELECT * FROM captures WHERE session_id = ? AND id = ?',
+          )
+          .get(sessionId, id),
+      byRequestId: (sessionId: string, requestId: string) =>
+        db
+          .prepare<[string, string], CaptureRow>(
+            'SELECT * FROM captures WHERE session_id = ? AND request_id = ?',
+          )
+          .get(sessionId, requestId),
+      forSession: (sessionId: string) =>
+        db
+          .prepare<[string], CaptureRow>(
+            'SELECT * FROM captures WHERE session_id = ? ORDER BY created_at, rowid',
+          )
+          .all(sessionId),
+      inFlight: () =>
+        db.prepare<[], CaptureRow>("SELECT * FROM captures WHERE status = 'CAPTURING'").all(),
+      insert: (row: CaptureRow) =>
+        void db
+          .prepare(
+            `INSERT INTO captures VALUES (@id, @session_id, @request_id, @request_fingerprint, @amount_units, @refund_units,
+             @final, @status, @capture_tx, @refund_tx, @error, @created_at, @updated_at)`,
+          )
+          .run(row),
+      update: (id: string, fields: Partial<CaptureRow>) => {
+        const keys = Object.keys(fields)
+        db.prepare(
+          `UPDATE captures SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`,
+        ).run({
+          ...fields,
+          id,
+        })
+      },
+    },
+    transfers: {
+      insert: (row: TransferRow) =>
+        db
+          .prepare(
+            `INSERT OR IGNORE INTO transfers VALUES (@tx_hash, @log_index, @session_id, @token_symbol, @from_address,
+             @value_units, @block_number, @disposition, @return_tx)`,
+          )
+          .run(row).changes === 1,
+      forSession: (sessionId: string) =>
+        db
+          .prepare<[string], TransferRow>(
+            'SELECT * FROM transfers WHERE session_id = ? ORDER BY block_number, log_index',
+          )
+          .all(sessionId),
+      byTx: (txHash: string) =>
+        db
+          .prepare<[string], TransferRow>('SELECT * FROM transfers WHERE tx_hash = ?')
+          .all(txHash.toLowerCase()),
+      pendingReturns: () =>
+        db
+          .prepare<[], TransferRow>("SELECT * FROM transfers WHERE disposition = 'RETURN_PENDING'")
+          .all(),
+      markReturned: (txHash: string, logIndex: number, returnTx: string) =>
+        void db
+          .prepare(
+            "UPDATE transfers SET disposition = 'RETURNED', return_tx = ? WHERE tx_hash = ? AND log_index = ?",
+          )
+          .run(returnTx, txHash, logIndex),
+    },
+    webhooks: {
+      insert: (row: Omit<WebhookRow, 'seq' | 'attempts' | 'last_error' | 'delivered_at'>) =>
+        void db
+          .prepare(
+            'INSERT INTO webhooks (id, session_id, body, state, next_attempt_at, created_at) VALUES (@id, @session_id, @body, @state, @next_attempt_at, @created_at)',
+          )
+          .run(row),
+      // The head of each session's queue: deliveries for one session go strictly in order.
+      heads: () =>
+        db
+          .prepare<[], WebhookRow>(
+            "SELECT w.* FROM webhooks w WHERE w.seq IN (SELECT MIN(seq) FROM webhooks WHERE state = 'PENDING' GROUP BY session_id)",
+          )
+          .all(),
+      update: (seq: number, fields: Partial<WebhookRow>) => {
+        const keys = Object.keys(fields)
+        db.prepare(
+          `UPDATE webhooks SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE seq = @seq`,
+        ).run({
+          ...fields,
+          seq,
+        })
+      },
+      list: (limit: number) =>
+        db
+          .prepare<[number], WebhookRow>('SELECT * FROM webhooks ORDER BY seq DESC LIMIT ?')
+          .all(limit),
+    },
+    close: () => void db.close(),
+  }
+}

@@ -1,0 +1,235 @@
+import { randomBytes } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Address, Hex } from 'viem'
+import { HDKey, hdKeyToAccount } from 'viem/accounts'
+import { toUnits } from './amounts.js'
+import { startAnvil } from './chain/anvil.js'
+import { createChainClients } from './chain/clients.js'
+import { deployTokens } from './chain/deploy.js'
+import { customers as testCustomers, transferToken } from './chain/pay.js'
+import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKENS, tokenBySymbol } from './chain/tokens.js'
+import { type Clock, createClock } from './clock.js'
+import { openDb } from './db.js'
+import { listen } from './http/server.js'
+import { runCapture } from './service/captures.js'
+import type { Context, ServiceOptions } from './service/context.js'
+import { createFundingWatcher, createReturnWorker } from './service/funding.js'
+import { expireDue, otwAccount, TOKEN_DECIMALS } from './service/sessions.js'
+import { createWebhookWorker } from './service/webhooks.js'
+
+export { fromUnits, toUnits } from './amounts.js'
+export {
+  CURRENCIES,
+  erc20Abi,
+  LOCAL_CHAIN_ID,
+  LOCAL_NETWORK,
+  LOCAL_TOKENS,
+} from './chain/tokens.js'
+export { signWebhook } from './service/webhooks.js'
+
+export const DEFAULT_API_KEY = 'sk_sandbox_paysession'
+
+export interface SandboxOptions {
+  /** API port on 127.0.0.1 (0: any free port). Default 4010. */
+  port?: number
+  /** anvil's port (0: any free port). Default 8545. */
+  chainPort?: number
+  /** Folder for the SQLite file and the chain state; without it everything lives in memory. */
+  dataDir?: string
+  apiKey?: string
+  merchantId?: string
+  /** 32-byte hex HD seed for one-time wallets and the treasury; generated and kept in dataDir when absent. */
+  seed?: Hex
+  fundingWindowSeconds?: number
+  tokenTtlSeconds?: number
+  webhookUrl?: string
+  webhookSecret?: string
+  webhookMaxAttempts?: number
+  webhookBaseDelayMs?: number
+  webhookTimeoutMs?: number
+  /** How often the chain is scanned and queues are worked, in ms. Default 200. */
+  pollIntervalMs?: number
+  /** Upper bound for `wait: true` on the funding-transaction endpoint, in ms. Default 30000. */
+  waitTimeoutMs?: number
+  /** Seconds between blocks; default: a block per transaction (automine). */
+  blockTime?: number
+  quiet?: boolean
+  log?: (message: string) => void
+}
+
+export interface Sandbox {
+  apiUrl: string
+  apiKey: string
+  merchantId: string
+  rpcUrl: string
+  chainId: number
+  network: string
+  tokens: Record<'USDC' | 'USDT' | 'EURC', { symbol: string; address: Address; decimals: number }>
+  customers: { address: Address; privateKey: Hex }[]
+  treasury: Address
+  webhookSecret: string
+  dataDir: string | undefined
+  clock: Clock
+  /** Pays a session from a test customer with a real transfer; defaults: its token, its amount, customer 0. */
+  pay(sessionId: string, options?: { token?: string; amount?: string; from?: Hex }): Promise<Hex>
+  /** Changes where status updates go (the spec leaves registration open). */
+  setWebhookUrl(url: string | undefined): void
+  stop(): Promise<void>
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const log =
+    options.log ?? (options.quiet ? () => {} : (m: string) => console.log(`[sandbox] ${m}`))
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  const db = openDb(options.dataDir ? join(options.dataDir, 'sandbox.db') : ':memory:')
+  const anvil = await startAnvil({
+    port: options.chainPort ?? 8545,
+    statePath: options.dataDir ? join(options.dataDir, 'chain-state.json') : undefined,
+    blockTime: options.blockTime,
+  })
+  try {
+    const chain = createChainClients(anvil.rpcUrl)
+    const customers = testCustomers()
+    await deployTokens(
+      chain,
+      customers.map((c) => c.address),
+    )
+    const seed =
+      options.seed ??
+      (db.meta.get('seed') as Hex | undefined) ??
+      `0x${randomBytes(32).toString('hex')}`
+    db.meta.set('seed', seed)
+    const webhookSecret =
+      options.webhookSecret ??
+      db.meta.get('webhookSecret') ??
+      `whsec_${randomBytes(24).toString('hex')}`
+    db.meta.set('webhookSecret', webhookSecret)
+    const hd = HDKey.fromMasterSeed(Buffer.from(seed.slice(2), 'hex'))
+    const treasury = hdKeyToAccount(hd, { accountIndex: 1, addressIndex: 0 }).address
+    const serviceOptions: ServiceOptions = {
+      apiKey: options.apiKey ?? DEFAULT_API_KEY,
+      merchantId: options.merchantId ?? 'merchant_sandbox',
+      fundingWindowSeconds: options.fundingWindowSeconds ?? 24 * 60 * 60,
+      tokenTtlSeconds: options.tokenTtlSeconds ?? 60 * 60,
+      webhookUrl: options.webhookUrl,
+      webhookSecret,
+      webhookMaxAttempts: options.webhookMaxAttempts ?? 8,
+      webhookBaseDelayMs: options.webhookBaseDelayMs ?? 500,
+      webhookTimeoutMs: options.webhookTimeoutMs ?? 5000,
+      pollIntervalMs: options.pollIntervalMs ?? 200,
+      waitTimeoutMs: options.waitTimeoutMs ?? 30_000,
+    }
+    const tokens = Object.fromEntries(
+      LOCAL_TOKENS.map((t) => [
+        t.symbol,
+        { symbol: t.symbol, address: t.address, decimals: t.decimals },
+      ]),
+    ) as Sandbox['tokens']
+
+    let apiUrl = ''
+    const ctx: Context = {
+      db,
+      clock: createClock(),
+      chain,
+      options: serviceOptions,
+      hd,
+      treasury,
+      log,
+      lanes: new Map(),
+      runningCaptures: new Set(),
+      wake: () => schedule(0),
+      info: () => ({
+        apiUrl,
+        rpcUrl: anvil.rpcUrl,
+        chainId: LOCAL_CHAIN_ID,
+        network: LOCAL_NETWORK,
+        merchantId: serviceOptions.merchantId,
+        treasury,
+        tokens,
+        customers: customers.map((c) => c.address),
+        now: new Date(ctx.clock.now()).toISOString(),
+      }),
+    }
+
+    // One background loop: scan the chain, expire, deliver webhooks, send returns, resume captures.
+    const scan = createFundingWatcher(ctx)
+    const deliver = createWebhookWorker(ctx)
+    const returns = createReturnWorker(ctx)
+    let timer: NodeJS.Timeout | undefined
+    let running = false
+    let stopped = false
+    const tick = async () => {
+      timer = undefined
+      if (running || stopped) return
+      running = true
+      try {
+        await scan()
+        expireDue(ctx)
+        for (const c of db.captures.inFlight()) runCapture(ctx, c)
+        await returns()
+        void deliver().catch((e) => log(`webhook worker: ${e}`))
+      } catch (e) {
+        log(`background: ${e instanceof Error ? e.message.split('\n')[0] : e}`)
+      } finally {
+        running = false
+        schedule(serviceOptions.pollIntervalMs)
+      }
+    }
+    function schedule(ms: number) {
+      if (stopped) return
+      if (timer && ms > 0) return
+      if (timer) clearTimeout(timer)
+      timer = setTimeout(() => void tick(), ms)
+    }
+    const http = await listen(ctx, options.port ?? 4010)
+    apiUrl = http.url
+    schedule(0)
+
+    return {
+      apiUrl,
+      apiKey: serviceOptions.apiKey,
+      merchantId: serviceOptions.merchantId,
+      rpcUrl: anvil.rpcUrl,
+      chainId: LOCAL_CHAIN_ID,
+      network: LOCAL_NETWORK,
+      tokens,
+      customers,
+      treasury,
+      webhookSecret,
+      dataDir: options.dataDir,
+      clock: ctx.clock,
+      async pay(sessionId, payOptions = {}) {
+        const s = db.sessions.get(sessionId)
+        if (!s) throw new Error(`no session ${sessionId}`)
+        const token = tokenBySymbol(payOptions.token ?? s.token_symbol)
+        if (!token) throw new Error(`unknown token ${payOptions.token}`)
+        const value = toUnits(payOptions.amount ?? s.amount, TOKEN_DECIMALS)
+        if (value === null) throw new Error(`invalid amount ${payOptions.amount}`)
+        return transferToken({
+          rpcUrl: anvil.rpcUrl,
+          privateKey: payOptions.from ?? customers[0]!.privateKey,
+          token: token.address,
+          to: otwAccount(ctx, s.otw_index).address,
+          value,
+        })
+      },
+      setWebhookUrl(url) {
+        serviceOptions.webhookUrl = url
+      },
+      async stop() {
+        stopped = true
+        if (timer) clearTimeout(timer)
+        await http.close()
+        // Let on-chain jobs in flight finish before the chain goes away.
+        await Promise.allSettled([...ctx.lanes.values()])
+        await anvil.stop()
+        db.close()
+      },
+    }
+  } catch (e) {
+    await anvil.stop()
+    db.close()
+    throw e
+  }
+}

@@ -1,0 +1,37 @@
+import type { Address } from 'viem'
+import type { HDKey } from 'viem/accounts'
+import type { ChainClients } from '../chain/clients.js'
+import type { Clock } from '../clock.js'
+import type { Db } from '../db.js'
+
+export interface ServiceOptions {
+  apiKey: string
+  merchantId: string
+  fundingWindowSeconds: number
+  tokenTtlSeconds: number
+  webhookUrl: string | undefined
+  webhookSecret: string | undefined
+  webhookMaxAttempts: number
+  webhookBaseDelayMs: number
+  webhookTimeoutMs: number
+  pollIntervalMs: number
+  waitTimeoutMs: number
+}
+
+/** Everything the service's parts share. Built once by startSandbox. */
+export interface Context {
+  db: Db
+  clock: Clock
+  chain: ChainClients
+  options: ServiceOptions
+  hd: HDKey
+  treasury: Address
+  log: (message: string) => void
+  /** Per one-time wallet, the tail of its queue of on-chain jobs (see inLane). */
+  lanes: Map<number, Promise<unknown>>
+  runningCaptures: Set<string>
+  /** The facts a merchant needs (GET /sandbox/info). */
+  info: () => Record<string, unknown>
+  /** Called after any state change that background workers should act on. */
+  wake: () => void
+}

@@ -1,0 +1,157 @@
+import { type Hex, type Log, parseEventLogs } from 'viem'
+import { erc20Abi, LOCAL_TOKENS, tokenByAddress } from '../chain/tokens.js'
+import type { Context } from './context.js'
+import { ApiError } from './errors.js'
+import { inLane, sendFromOtw } from './otw.js'
+import { amountUnits, isAccepted, TERMINAL, updateSession } from './sessions.js'
+
+type TransferLog = Log<bigint, number, false, (typeof erc20Abi)[3], true>
+
+/**
+ * Applies one Transfer log to the session whose OTW it reached. Idempotent: a log
+ * is applied once, by (tx hash, log index), whether the watcher or a report saw it first.
+ */
+function applyTransfer(ctx: Context, log: TransferLog) {
+  const token = tokenByAddress(log.address)
+  const s = token && ctx.db.sessions.byOtw(log.args.to)
+  if (!token || !s) return
+  const value = log.args.value
+  ctx.db.transaction(() => {
+    const fresh = ctx.db.sessions.get(s.id)!
+    const funded = fresh.status === 'FUNDED' || fresh.status === 'CAPTURING'
+    const counts =
+      !TERMINAL.includes(fresh.status) &&
+      isAccepted(fresh, token.symbol) &&
+      (!funded || fresh.token_symbol === token.symbol)
+    const inserted = ctx.db.transfers.insert({
+      tx_hash: log.transactionHash.toLowerCase(),
+      log_index: log.logIndex,
+      session_id: fresh.id,
+      token_symbol: token.symbol,
+      from_address: log.args.from.toLowerCase(),
+      value_units: value.toString(),
+      block_number: Number(log.blockNumber),
+      disposition: counts ? 'FUNDING' : 'RETURN_PENDING',
+      return_tx: null,
+    })
+    if (!inserted || !counts) return
+    if (funded) {
+      updateSession(ctx, fresh, {
+        received_units: (BigInt(fresh.received_units) + value).toString(),
+        capturable_units: (BigInt(fresh.capturable_units) + value).toString(),
+      })
+      return
+    }
+    // Not yet funded: what has arrived in this token, all transfers together.
+    const received = ctx.db.transfers
+      .forSession(fresh.id)
+      .filter((t) => t.disposition === 'FUNDING' && t.token_symbol === token.symbol)
+      .reduce((sum, t) => sum + BigInt(t.value_units), 0n)
+    const reached = received >= amountUnits(fresh)
+    updateSession(ctx, fresh, {
+      status: reached ? 'FUNDED' : 'PENDING',
+      received_units: received.toString(),
+      user_address: fresh.user_address ?? log.args.from,
+      ...(reached
+        ? {
+            token_symbol: token.symbol,
+            funding_tx: log.transactionHash,
+            capturable_units: received.toString(),
+            user_address: log.args.from,
+          }
+        : {}),
+    })
+  })
+}
+
+const parseTransfers = (logs: Log[]) =>
+  parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs }).filter((l) =>
+    tokenByAddress(l.address),
+  ) as TransferLog[]
+
+/** Scans new blocks for transfers to any one-time wallet. */
+export function createFundingWatcher(ctx: Context) {
+  return async function scan() {
+    const { publicClient } = ctx.chain
+    const latest = await publicClient.getBlockNumber()
+    const from = BigInt(ctx.db.meta.get('scannedBlock') ?? '-1') + 1n
+    if (from > latest) return
+    const logs = await publicClient.getLogs({
+      address: LOCAL_TOKENS.map((t) => t.address),
+      event: erc20Abi[3],
+      fromBlock: from,
+      toBlock: latest,
+    })
+    for (const log of parseTransfers(logs)) applyTransfer(ctx, log)
+    ctx.db.meta.set('scannedBlock', latest.toString())
+  }
+}
+
+/** Applies a reported transaction at once (the watcher would find it too) and says what it did for this session. */
+export async function processReportedTransaction(
+  ctx: Context,
+  sessionId: string,
+  hash: Hex,
+  timeoutMs: number,
+) {
+  const { publicClient } = ctx.chain
+  let receipt: Awaited<ReturnType<typeof publicClient.getTransactionReceipt>>
+  try {
+    receipt = await publicClient.waitForTransactionReceipt({
+      hash,
+      timeout: timeoutMs,
+      pollingInterval: 100,
+    })
+  } catch {
+    return { processed: false as const }
+  }
+  if (receipt.status !== 'success')
+    throw new ApiError(
+      422,
+      'TRANSACTION_REVERTED',
+      'That transaction reverted on chain: no funds were sent.',
+    )
+  const session = ctx.db.sessions.get(sessionId)!
+  const mine = parseTransfers(receipt.logs).filter(
+    (l) =>
+      l.args.to.toLowerCase() === session.otw_address &&
+      isAccepted(session, tokenByAddress(l.address)!.symbol),
+  )
+  if (!mine.length)
+    throw new ApiError(
+      422,
+      'TRANSACTION_DOES_NOT_FUND_SESSION',
+      'That transaction does not transfer an accepted token to this session’s one-time wallet.',
+    )
+  for (const log of mine) applyTransfer(ctx, log)
+  return { processed: true as const }
+}
+
+/** Sends back what arrived where it could not count (after CANCELED, wrong token, ...). */
+export function createReturnWorker(ctx: Context) {
+  const busy = new Set<string>()
+  return async function returnDue() {
+    for (const t of ctx.db.transfers.pendingReturns()) {
+      const key = `${t.tx_hash}:${t.log_index}`
+      if (busy.has(key)) continue
+      busy.add(key)
+      const s = ctx.db.sessions.get(t.session_id)!
+      inLane(ctx, s.otw_index, () =>
+        sendFromOtw(
+          ctx,
+          s.otw_index,
+          t.token_symbol,
+          t.from_address as Hex,
+          BigInt(t.value_units),
+          () => {},
+        ),
+      )
+        .then((hash) => {
+          ctx.db.transfers.markReturned(t.tx_hash, t.log_index, hash)
+          ctx.log(`returned ${t.value_units} ${t.token_symbol} units to ${t.from_address}`)
+        })
+        .catch((e) => ctx.log(`return of ${key} failed: ${e}`))
+        .finally(() => busy.delete(key))
+    }
+  }
+}

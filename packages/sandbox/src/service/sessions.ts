@@ -1,0 +1,162 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { hdKeyToAccount } from 'viem/accounts'
+import { fromUnits, toUnits } from '../amounts.js'
+import { CURRENCIES, LOCAL_CHAIN_ID, LOCAL_NETWORK, tokenBySymbol } from '../chain/tokens.js'
+import type { CaptureRow, SessionRow, SessionStatus } from '../db.js'
+import type { Context } from './context.js'
+import { ApiError } from './errors.js'
+import { enqueueStatusUpdate } from './webhooks.js'
+
+export const TOKEN_DECIMALS = 6
+export const MAX_AMOUNT = 1_000_000_000n
+export const TERMINAL: SessionStatus[] = ['SUCCEEDED', 'CANCELED', 'ERROR']
+
+const iso = (ms: number) => new Date(ms).toISOString()
+const fmt = (units: string) => fromUnits(BigInt(units), TOKEN_DECIMALS)
+
+/** A stable fingerprint of a request body, for idempotency-key conflict checks. */
+export const fingerprint = (value: unknown) =>
+  createHash('sha256').update(JSON.stringify(value)).digest('hex')
+
+export function otwAccount(ctx: Context, index: number) {
+  return hdKeyToAccount(ctx.hd, { accountIndex: 0, addressIndex: index })
+}
+
+export function captureJson(c: CaptureRow) {
+  return {
+    captureId: c.id,
+    paymentCaptureId: c.id,
+    status: c.status,
+    captureAmount: fmt(c.amount_units),
+    refundAmount: fmt(c.refund_units),
+    finalCapture: c.final === 1,
+    captureTransferTransactionHash: c.capture_tx,
+    refundTransferTransactionHash: c.refund_tx,
+    createdAt: iso(c.created_at),
+    ...(c.error ? { error: c.error } : {}),
+  }
+}
+
+/** The session as the API shows it: every field of the spec plus the documented extensions. */
+export function sessionJson(ctx: Context, s: SessionRow, opts: { withToken?: boolean } = {}) {
+  return {
+    paymentSessionId: s.id,
+    ...(opts.withToken
+      ? { paymentSessionToken: s.token, paymentSessionTokenExpiresAt: iso(s.token_expires_at) }
+      : {}),
+    status: s.status,
+    amount: s.amount,
+    currency: s.currency,
+    network: s.network,
+    chainId: LOCAL_CHAIN_ID,
+    tokenSymbol: s.token_symbol,
+    acceptedTokens: JSON.parse(s.accepted_tokens) as string[],
+    oneTimeWalletAddress: otwAccount(ctx, s.otw_index).address,
+    userAddress: s.user_address,
+    fundingTransactionHash: s.funding_tx,
+    userSubmittedTransactionHash: s.user_submitted_tx,
+    receivedAmount: fmt(s.received_units),
+    capturableAmount: fmt(s.capturable_units),
+    capturedAmount: fmt(s.captured_units),
+    captures: ctx.db.captures.forSession(s.id).map(captureJson),
+    createdAt: iso(s.created_at),
+    expiresAt: iso(s.expires_at),
+  }
+}
+
+/** Changes a session's status (and other fields) and queues the webhook, atomically. */
+export function updateSession(ctx: Context, s: SessionRow, fields: Partial<SessionRow>) {
+  const now = ctx.clock.now()
+  ctx.db.transaction(() => {
+    ctx.db.sessions.update(s.id, { ...fields, updated_at: now })
+    if (fields.status && fields.status !== s.status)
+      enqueueStatusUpdate(ctx, s.id, fields.status, now)
+  })
+  ctx.wake()
+}
+
+export function createSession(ctx: Context, body: Record<string, unknown>) {
+  const { amount, currency, requestId } = body
+  if (typeof amount !== 'string')
+    throw new ApiError(400, 'INVALID_REQUEST', 'amount is required and must be a decimal string.')
+  if (typeof currency !== 'string')
+    throw new ApiError(400, 'INVALID_REQUEST', 'currency is required and must be a string.')
+  if (requestId !== undefined && typeof requestId !== 'string')
+    throw new ApiError(400, 'INVALID_REQUEST', 'requestId must be a string.')
+  if (typeof requestId === 'string' && (requestId.length === 0 || requestId.length > 255))
+    throw new ApiError(422, 'INVALID_REQUEST_ID', 'requestId must be 1 to 255 characters.')
+
+  const code = currency.toUpperCase()
+  const cur = CURRENCIES[code]
+  if (!cur)
+    throw new ApiError(
+      422,
+      'UNSUPPORTED_CURRENCY',
+      `Currency ${currency} is not supported (USD, EUR).`,
+    )
+  const units = toUnits(amount, cur.minorUnits)
+  if (units === null || units <= 0n || units > MAX_AMOUNT * 10n ** BigInt(cur.minorUnits))
+    throw new ApiError(
+      422,
+      'INVALID_AMOUNT',
+      `amount must be a positive decimal string with at most ${cur.minorUnits} decimals and at most ${MAX_AMOUNT}.`,
+    )
+
+  const print = fingerprint({ amount: fromUnits(units, cur.minorUnits), currency: code })
+  return ctx.db.transaction(() => {
+    if (requestId) {
+      const existing = ctx.db.sessions.byRequestId(requestId)
+      if (existing) {
+        if (existing.request_fingerprint !== print)
+          throw new ApiError(
+            409,
+            'IDEMPOTENCY_CONFLICT',
+            'This requestId was already used with a different body.',
+          )
+        return existing
+      }
+    }
+    const now = ctx.clock.now()
+    const index = ctx.db.sessions.nextOtwIndex()
+    const row: SessionRow = {
+      id: `ps_${randomBytes(12).toString('hex')}`,
+      request_id: requestId ?? null,
+      request_fingerprint: print,
+      token: `pst_${randomBytes(24).toString('hex')}`,
+      token_expires_at: now + ctx.options.tokenTtlSeconds * 1000,
+      amount: fromUnits(units, cur.minorUnits),
+      currency: code,
+      network: LOCAL_NETWORK,
+      token_symbol: cur.tokens[0]!,
+      accepted_tokens: JSON.stringify(cur.tokens),
+      otw_index: index,
+      otw_address: otwAccount(ctx, index).address.toLowerCase(),
+      user_address: null,
+      funding_tx: null,
+      user_submitted_tx: null,
+      received_units: '0',
+      capturable_units: '0',
+      captured_units: '0',
+      status: 'CREATED',
+      created_at: now,
+      expires_at: now + ctx.options.fundingWindowSeconds * 1000,
+      updated_at: now,
+    }
+    ctx.db.sessions.insert(row)
+    enqueueStatusUpdate(ctx, row.id, 'CREATED', now)
+    ctx.wake()
+    return row
+  })
+}
+
+/** The amount a session needs, in token base units. */
+export const amountUnits = (s: SessionRow) => toUnits(s.amount, TOKEN_DECIMALS)!
+
+export const isAccepted = (s: SessionRow, symbol: string) =>
+  (JSON.parse(s.accepted_tokens) as string[]).includes(symbol) && !!tokenBySymbol(symbol)
+
+/** Cancels every session whose funding window has passed. */
+export function expireDue(ctx: Context) {
+  for (const s of ctx.db.sessions.expirable(ctx.clock.now()))
+    updateSession(ctx, s, { status: 'CANCELED' })
+}

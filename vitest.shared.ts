@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url'
+import type { ViteUserConfig } from 'vitest/config'
+
+const src = (pkg: string, entry: string) =>
+  fileURLToPath(new URL(`./packages/${pkg}/src/${entry}`, import.meta.url))
+
+// Tests import workspace packages from source, so no build is needed to run them.
+export const workspaceAlias = {
+  '@paysession/sandbox': src('sandbox', 'index.ts'),
+  '@paysession/core': src('core', 'exports/index.ts'),
+  '@paysession/server': src('server', 'index.ts'),
+}
+
+export const integrationTest = (name: string): ViteUserConfig => ({
+  resolve: { alias: workspaceAlias },
+  test: {
+    name,
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Each file starts its own sandbox + anvil; two at a time fits 2 cores.
+    maxWorkers: 2,
+  },
+})
