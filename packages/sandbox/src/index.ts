@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Address, Hex } from 'viem'
+import { type Address, getAddress, type Hex } from 'viem'
 import { HDKey, hdKeyToAccount } from 'viem/accounts'
 import { toUnits } from './amounts.js'
 import { startAnvil } from './chain/anvil.js'
@@ -15,7 +15,7 @@ import { listen } from './http/server.js'
 import { runCapture } from './service/captures.js'
 import type { Context, ServiceOptions } from './service/context.js'
 import { createFundingWatcher, createReturnWorker } from './service/funding.js'
-import { expireDue, otwAccount, TOKEN_DECIMALS } from './service/sessions.js'
+import { expireDue, TOKEN_DECIMALS } from './service/sessions.js'
 import { createWebhookWorker } from './service/webhooks.js'
 
 export { fromUnits, toUnits } from './amounts.js'
@@ -210,7 +210,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           rpcUrl: anvil.rpcUrl,
           privateKey: payOptions.from ?? customers[0]!.privateKey,
           token: token.address,
-          to: otwAccount(ctx, s.otw_index).address,
+          to: getAddress(s.otw_address),
           value,
         })
       },

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { getAddress } from 'viem'
 import { hdKeyToAccount } from 'viem/accounts'
 import { fromUnits, toUnits } from '../amounts.js'
 import { CURRENCIES, LOCAL_CHAIN_ID, LOCAL_NETWORK, tokenBySymbol } from '../chain/tokens.js'
@@ -51,7 +52,7 @@ export function sessionJson(ctx: Context, s: SessionRow, opts: { withToken?: boo
     chainId: LOCAL_CHAIN_ID,
     tokenSymbol: s.token_symbol,
     acceptedTokens: JSON.parse(s.accepted_tokens) as string[],
-    oneTimeWalletAddress: otwAccount(ctx, s.otw_index).address,
+    oneTimeWalletAddress: getAddress(s.otw_address),
     userAddress: s.user_address,
     fundingTransactionHash: s.funding_tx,
     userSubmittedTransactionHash: s.user_submitted_tx,
