@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto'
+import { assertAmount } from '../amounts.js'
+import { PaySessionError } from '../errors/PaySessionError.js'
+import { parseCapture, parseCreatedSession, parseSession, parseSessionList } from './parse.js'
+import {
+  defaultRetry,
+  normaliseBaseUrl,
+  type RetryOptions,
+  request,
+  type Transport,
+} from './request.js'
+import type { Capture, CreatedPaymentSession, PaymentSession } from './types.js'
+
+export type PaySessionClientOptions = {
+  /**
+   * The environment's base URL, with or without `/api/v1`. Production and sandbox
+   * each have their own; this package knows neither, so pass it from configuration.
+   */
+  baseUrl: string
+  /** The merchant API key. It must stay on the server. */
+  apiKey: string
+  /** Defaults to the global fetch. */
+  fetch?: typeof globalThis.fetch
+  /** Backoff for calls that are safe to repeat, or `false` to never retry. */
+  retry?: RetryOptions | false
+  /** Time limit of one attempt. Default 30 000 ms. */
+  timeoutMs?: number
+}
+
+export type CreateSessionParameters = {
+  /** Decimal string, e.g. "12.50". Numbers are refused. */
+  amount: string
+  /** Currency code, e.g. "USD". */
+  currency: string
+  /**
+   * Idempotency key. Generated when omitted; store it with your order to make a
+   * retried checkout reuse the same session. `null` sends none, and the call is
+   * then never retried.
+   */
+  requestId?: string | null
+}
+
+export type CreateCaptureParameters = {
+  /** Decimal string, at most the session's capturable amount. */
+  captureAmount: string
+  /** Refund the rest to the customer and settle the session. Default false. */
+  isFinalCapture?: boolean
+  /** Idempotency key. Generated when omitted. */
+  requestId?: string
+}
+
+/** A capture as create capture answers it, with the idempotency key that was sent. */
+export type CreatedCapture = Capture & { requestId: string }
+
+export type GetSessionOptions = {
+  /** Read with the session token instead of the API key (the spec's form of this call). */
+  sessionToken?: string
+}
+
+export type PaySessionClient = {
+  /** POST /payment-sessions. Status right after creation is CREATED or PENDING (or absent). */
+  createSession(parameters: CreateSessionParameters): Promise<CreatedPaymentSession>
+  /** GET /payment-sessions/{id}. */
+  getSession(paymentSessionId: string, options?: GetSessionOptions): Promise<PaymentSession>
+  /** GET /api/v1/payment-sessions, newest first (sandbox extension). */
+  listSessions(): Promise<PaymentSession[]>
+  /** POST /api/v1/payment-sessions/{id}/captures. Only a FUNDED session can be captured. */
+  createCapture(
+    paymentSessionId: string,
+    parameters: CreateCaptureParameters,
+  ): Promise<CreatedCapture>
+  /** GET /api/v1/payment-sessions/{id}/captures/{captureId}. */
+  getCapture(paymentSessionId: string, captureId: string): Promise<Capture>
+}
+
+function segment(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new PaySessionError('INVALID_REQUEST', { details: `${name} must be a non-empty string.` })
+  }
+  return encodeURIComponent(value)
+}
+
+function requestIdOf(value: unknown): string {
+  if (value === undefined) return randomUUID()
+  if (typeof value !== 'string' || value === '' || value.length > 255) {
+    throw new PaySessionError('INVALID_REQUEST_ID', {
+      details: 'requestId must be a non-empty string of at most 255 characters.',
+    })
+  }
+  return value
+}
+
+/**
+ * Creates the merchant-side client for the API-key operations.
+ *
+ * @example
+ * const client = createPaySessionClient({
+ *   baseUrl: process.env.PAYSESSION_API_URL!,
+ *   apiKey: process.env.PAYSESSION_API_KEY!,
+ * })
+ * const session = await client.createSession({ amount: '25.00', currency: 'USD' })
+ */
+export function createPaySessionClient(options: PaySessionClientOptions): PaySessionClient {
+  if (typeof options.apiKey !== 'string' || options.apiKey === '') {
+    throw new PaySessionError('INVALID_CONFIG', { details: 'apiKey is required.' })
+  }
+  const fetch = options.fetch ?? globalThis.fetch
+  if (typeof fetch !== 'function') {
+    throw new PaySessionError('INVALID_CONFIG', { details: 'No fetch available; pass one.' })
+  }
+  const transport: Transport = {
+    root: normaliseBaseUrl(options.baseUrl),
+    apiKey: options.apiKey,
+    fetch,
+    retry:
+      options.retry === false
+        ? { ...defaultRetry, retries: 0 }
+        : { ...defaultRetry, ...options.retry },
+    timeoutMs: options.timeoutMs ?? 30_000,
+  }
+
+  return {
+    async createSession(parameters) {
+      assertAmount(parameters.amount, 'amount')
+      if (
+        typeof parameters.currency !== 'string' ||
+        !/^[A-Za-z]{3,12}$/.test(parameters.currency)
+      ) {
+        throw new PaySessionError('INVALID_REQUEST', {
+          details: `currency must be a currency code such as "USD", got ${JSON.stringify(parameters.currency)}.`,
+        })
+      }
+      const requestId = parameters.requestId === null ? null : requestIdOf(parameters.requestId)
+      const body: Record<string, unknown> = {
+        amount: parameters.amount,
+        currency: parameters.currency,
+      }
+      if (requestId !== null) body['requestId'] = requestId
+      const answer = await request(transport, {
+        method: 'POST',
+        path: '/payment-sessions',
+        alternatePath: '/api/v1/payment-sessions',
+        body,
+      })
+      return parseCreatedSession(answer, requestId)
+    },
+
+    async getSession(paymentSessionId, getOptions = {}) {
+      const id = segment(paymentSessionId, 'paymentSessionId')
+      const answer = await request(transport, {
+        method: 'GET',
+        path: `/payment-sessions/${id}`,
+        alternatePath: `/api/v1/payment-sessions/${id}`,
+        notFoundCode: 'SESSION_NOT_FOUND',
+        ...(getOptions.sessionToken ? { credential: getOptions.sessionToken } : {}),
+      })
+      return parseSession(answer)
+    },
+
+    async listSessions() {
+      const answer = await request(transport, {
+        method: 'GET',
+        path: '/api/v1/payment-sessions',
+        alternatePath: '/payment-sessions',
+      })
+      return parseSessionList(answer)
+    },
+
+    async createCapture(paymentSessionId, parameters) {
+      const id = segment(paymentSessionId, 'paymentSessionId')
+      assertAmount(parameters.captureAmount, 'captureAmount')
+      if (
+        parameters.isFinalCapture !== undefined &&
+        typeof parameters.isFinalCapture !== 'boolean'
+      ) {
+        throw new PaySessionError('INVALID_REQUEST', {
+          details: 'isFinalCapture must be a boolean.',
+        })
+      }
+      const requestId = requestIdOf(parameters.requestId)
+      const answer = await request(transport, {
+        method: 'POST',
+        path: `/api/v1/payment-sessions/${id}/captures`,
+        alternatePath: `/payment-sessions/${id}/captures`,
+        notFoundCode: 'SESSION_NOT_FOUND',
+        body: {
+          requestId,
+          captureAmount: parameters.captureAmount,
+          isFinalCapture: parameters.isFinalCapture ?? false,
+        },
+      })
+      return { ...parseCapture(answer), requestId }
+    },
+
+    async getCapture(paymentSessionId, captureId) {
+      const id = segment(paymentSessionId, 'paymentSessionId')
+      const capture = segment(captureId, 'captureId')
+      const answer = await request(transport, {
+        method: 'GET',
+        path: `/api/v1/payment-sessions/${id}/captures/${capture}`,
+        alternatePath: `/payment-sessions/${id}/captures/${capture}`,
+        notFoundCode: 'CAPTURE_NOT_FOUND',
+      })
+      return parseCapture(answer)
+    },
+  }
+}

@@ -1,0 +1,69 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+
+/** Header carrying the sandbox's webhook signature (an extension of the spec). */
+export const signatureHeader = 'Paysession-Signature'
+
+export type VerifySignatureParameters = {
+  secret: string
+  /** The `Paysession-Signature` header value. */
+  header: string | null | undefined
+  /** The raw request body, exactly as received. */
+  body: Uint8Array | string
+  /** Accepted distance between the signed time and now. Default 300 s. */
+  toleranceSeconds?: number
+  /** Current unix time in seconds. */
+  now?: number
+}
+
+export type VerifySignatureResult =
+  | { ok: true; timestamp: number }
+  | {
+      ok: false
+      reason: 'MISSING_SIGNATURE' | 'MALFORMED_SIGNATURE' | 'STALE_TIMESTAMP' | 'SIGNATURE_MISMATCH'
+    }
+
+function parseHeader(header: string): { timestamp: number; signatures: string[] } | undefined {
+  let timestamp: number | undefined
+  const signatures: string[] = []
+  for (const part of header.split(',')) {
+    const separator = part.indexOf('=')
+    if (separator < 0) continue
+    const key = part.slice(0, separator).trim()
+    const value = part.slice(separator + 1).trim()
+    if (key === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value)
+    else if (key === 'v1' && /^[0-9a-fA-F]{64}$/.test(value)) signatures.push(value.toLowerCase())
+  }
+  if (timestamp === undefined || signatures.length === 0) return undefined
+  return { timestamp, signatures }
+}
+
+/**
+ * Verifies `Paysession-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
+ * in constant time, and that `t` is within the tolerance. Several `v1` entries are
+ * accepted (secret rotation); one match is enough.
+ *
+ * @example
+ * const result = verifyWebhookSignature({ secret, header: req.headers['paysession-signature'], body: raw })
+ * if (!result.ok) return reject(result.reason)
+ */
+export function verifyWebhookSignature(
+  parameters: VerifySignatureParameters,
+): VerifySignatureResult {
+  const { secret, header, body, toleranceSeconds = 300 } = parameters
+  if (!header) return { ok: false, reason: 'MISSING_SIGNATURE' }
+  const parsed = parseHeader(header)
+  if (!parsed) return { ok: false, reason: 'MALFORMED_SIGNATURE' }
+  const now = parameters.now ?? Math.floor(Date.now() / 1000)
+  if (Math.abs(now - parsed.timestamp) > toleranceSeconds) {
+    return { ok: false, reason: 'STALE_TIMESTAMP' }
+  }
+  const expected = createHmac('sha256', secret).update(`${parsed.timestamp}.`).update(body).digest()
+  let matched = false
+  for (const signature of parsed.signatures) {
+    // Every candidate is compared, so timing does not reveal which one matched.
+    if (timingSafeEqual(expected, Buffer.from(signature, 'hex'))) matched = true
+  }
+  return matched
+    ? { ok: true, timestamp: parsed.timestamp }
+    : { ok: false, reason: 'SIGNATURE_MISMATCH' }
+}
