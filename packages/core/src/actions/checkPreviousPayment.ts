@@ -1,0 +1,122 @@
+import { getPublicClient } from '@wagmi/core'
+import { type Hex, isAddress, parseEventLogs } from 'viem'
+import type { PaymentSession } from '../api/session.js'
+import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import { PaySessionError } from '../errors/base.js'
+import { resolveSessionAssets } from '../registry/registry.js'
+import { stablecoinAbi } from '../utils/abi.js'
+import {
+  clearPaymentRecord,
+  type PaymentRecord,
+  readPaymentRecord,
+  writePaymentRecord,
+} from '../utils/paymentRecord.js'
+import { isPaidStatus } from '../utils/status.js'
+
+export type CheckPreviousPaymentParameters = {
+  session: PaymentSession
+  /** A record with no hash and nothing on chain older than this (ms) is abandoned. Default 120 s. */
+  staleAfter?: number | undefined
+}
+export type PreviousPayment =
+  | { kind: 'none' }
+  | { kind: 'paid' }
+  | {
+      kind: 'inFlight'
+      /** Why a new payment is not allowed. */
+      reason: 'hashPending' | 'hashMined' | 'transferFound' | 'otwFunded' | 'prompting'
+      hash?: Hex | undefined
+      record?: PaymentRecord | undefined
+    }
+export type CheckPreviousPaymentReturnType = PreviousPayment
+
+const isHash = (value: unknown): value is Hex =>
+  typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value)
+
+/**
+ * "Never twice": decides whether this session may be paid now. Checks the session status, the
+ * recorded and reported hashes, the transfers to the one-time wallet since the recorded prompt,
+ * and the one-time wallet's balance. Only `{ kind: 'none' }` allows a new payment.
+ * @example if ((await checkPreviousPayment(config, { session })).kind === 'none') offerPayment()
+ */
+export async function checkPreviousPayment(
+  config: PaySessionConfig,
+  parameters: CheckPreviousPaymentParameters,
+): Promise<CheckPreviousPaymentReturnType> {
+  const { session, staleAfter = 120_000 } = parameters
+  const sessionId = session.paymentSessionId
+  if (isPaidStatus(session.status)) return { kind: 'paid' }
+
+  const { network, tokens } = resolveSessionAssets(config.registry, session)
+  const client = getPublicClient(config.wagmiConfig, { chainId: network.chainId })
+  if (!client) throw new PaySessionError('UNSUPPORTED_NETWORK', { details: network.name })
+  let record = readPaymentRecord(config.storage, sessionId)
+  const otw = session.oneTimeWalletAddress
+  try {
+    // 1. Hashes we know of: ours, or one the service was told (maybe by another device).
+    const hashes = [
+      record?.hash,
+      session.userSubmittedTransactionHash,
+      session.fundingTransactionHash,
+    ]
+    for (const hash of new Set(hashes.filter(isHash))) {
+      const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined)
+      if (receipt?.status === 'success')
+        return { kind: 'inFlight', reason: 'hashMined', hash, record }
+      if (receipt) {
+        // Reverted: it moved nothing, so our record of it no longer blocks a payment.
+        if (hash === record?.hash) {
+          clearPaymentRecord(config.storage, sessionId)
+          record = undefined
+        }
+        continue
+      }
+      const transaction = await client.getTransaction({ hash }).catch(() => undefined)
+      if (transaction) return { kind: 'inFlight', reason: 'hashPending', hash, record }
+    }
+
+    // 2. A transfer from the recorded account to the OTW since the prompt opened.
+    if (record && otw && isAddress(otw)) {
+      const logs = await client.getLogs({
+        address: record.tokenAddress,
+        event: stablecoinAbi[2],
+        args: { from: record.from, to: otw },
+        fromBlock: BigInt(record.fromBlock),
+      })
+      const transfer = parseEventLogs({ abi: stablecoinAbi, logs })[0]
+      if (transfer) {
+        record = { ...record, state: 'submitted', hash: transfer.transactionHash }
+        writePaymentRecord(config.storage, record)
+        return { kind: 'inFlight', reason: 'transferFound', hash: transfer.transactionHash, record }
+      }
+    }
+
+    // 3. Funds already at the OTW, from anyone.
+    if (otw && isAddress(otw)) {
+      const balances = await Promise.all(
+        tokens.map((token) =>
+          client.readContract({
+            address: token.address,
+            abi: stablecoinAbi,
+            functionName: 'balanceOf',
+            args: [otw],
+          }),
+        ),
+      )
+      if (balances.some((balance) => balance > 0n))
+        return { kind: 'inFlight', reason: 'otwFunded', record }
+    }
+  } catch (error) {
+    throw new PaySessionError('CHAIN_UNAVAILABLE', {
+      details: (error as { shortMessage?: string })?.shortMessage ?? String(error),
+      cause: error,
+    })
+  }
+
+  // 4. A wallet prompt that may still be open (another tab, or just before a reload).
+  if (record && Date.now() - record.createdAt < staleAfter) {
+    return { kind: 'inFlight', reason: 'prompting', hash: record.hash, record }
+  }
+  if (record) clearPaymentRecord(config.storage, sessionId)
+  return { kind: 'none' }
+}

@@ -1,0 +1,48 @@
+import { connect, getConnection } from '@wagmi/core'
+import type { Address } from 'viem'
+import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import { PaySessionError } from '../errors/base.js'
+import { walletError } from '../errors/wallet.js'
+
+export type ConnectWalletParameters = {
+  /** A wallet id from `getWallets` (connector id or rdns). Default: the first wallet. */
+  walletId?: string | undefined
+  /** Ask the wallet to connect on this chain. */
+  chainId?: number | undefined
+}
+export type ConnectWalletReturnType = { account: Address; chainId: number; walletId: string }
+export type ConnectWalletErrorType = PaySessionError
+
+/**
+ * Connects a wallet (or returns the current connection to it).
+ * @example const { account } = await connectWallet(config, { walletId: 'io.metamask' })
+ */
+export async function connectWallet(
+  config: PaySessionConfig,
+  parameters: ConnectWalletParameters = {},
+): Promise<ConnectWalletReturnType> {
+  const { walletId } = parameters
+  const connectors = config.wagmiConfig.connectors
+  const connector = walletId
+    ? connectors.find((c) => c.id === walletId || c.rdns === walletId)
+    : connectors[0]
+  if (!connector) throw new PaySessionError('WALLET_NOT_FOUND', { details: walletId })
+
+  const current = getConnection(config.wagmiConfig)
+  if (current.status === 'connected' && current.connector.uid === connector.uid)
+    return { account: current.address, chainId: current.chainId, walletId: connector.id }
+  try {
+    const result = await connect(config.wagmiConfig, {
+      connector,
+      ...(parameters.chainId ? { chainId: parameters.chainId } : {}),
+    })
+    return { account: result.accounts[0], chainId: result.chainId, walletId: connector.id }
+  } catch (error) {
+    if ((error as Error)?.name === 'ConnectorAlreadyConnectedError') {
+      const connection = getConnection(config.wagmiConfig)
+      if (connection.status === 'connected')
+        return { account: connection.address, chainId: connection.chainId, walletId: connector.id }
+    }
+    throw walletError(error)
+  }
+}

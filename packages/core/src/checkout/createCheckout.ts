@@ -1,0 +1,401 @@
+import { getConnection, getPublicClient, reconnect, watchConnection } from '@wagmi/core'
+import type { Hex } from 'viem'
+import { checkPreviousPayment, type PreviousPayment } from '../actions/checkPreviousPayment.js'
+import { connectWallet } from '../actions/connectWallet.js'
+import { disconnectWallet } from '../actions/disconnectWallet.js'
+import { getSession } from '../actions/getSession.js'
+import { getStablecoinBalances } from '../actions/getStablecoinBalances.js'
+import { getWallets, watchWallets } from '../actions/getWallets.js'
+import { payWithWallet } from '../actions/payWithWallet.js'
+import { reportFunding } from '../actions/reportFunding.js'
+import { sessionQueryKey, watchSession } from '../actions/watchSession.js'
+import type { PaymentSession } from '../api/session.js'
+import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import { PaySessionError } from '../errors/base.js'
+import { resolveSessionAssets } from '../registry/registry.js'
+import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
+import { clearPaymentRecord, readPaymentRecord } from '../utils/paymentRecord.js'
+import { isSettled } from '../utils/status.js'
+import type { Checkout, CheckoutListener, CheckoutState, CheckoutStep } from './types.js'
+
+export type CreateCheckoutParameters = {
+  sessionId: string
+  sessionToken: string
+  /** Locale for formatted balances. */
+  locale?: string | undefined
+  /** See `checkPreviousPayment`. */
+  staleAfter?: number | undefined
+}
+
+const statusSteps: Partial<Record<PaymentSession['status'], CheckoutStep>> = {
+  FUNDED: 'paid',
+  CAPTURING: 'paid',
+  SUCCEEDED: 'completed',
+  CANCELED: 'expired',
+  ERROR: 'failed',
+}
+const inFlightSteps: CheckoutStep[] = [
+  'confirmInWallet',
+  'submitted',
+  'confirming',
+  'waitingForService',
+  'manual',
+]
+
+/**
+ * The checkout state machine a UI renders: loading → chooseWallet → connecting → chooseToken →
+ * review → confirmInWallet → submitted → confirming → waitingForService → paid → completed, plus
+ * expired, failed and manual. Subscribe for state; call the methods on user actions.
+ * @example
+ * const checkout = createCheckout(config, { sessionId, sessionToken })
+ * checkout.subscribe((state) => render(state))
+ */
+export function createCheckout(
+  config: PaySessionConfig,
+  parameters: CreateCheckoutParameters,
+): Checkout {
+  const { sessionId, sessionToken, locale, staleAfter } = parameters
+  const wagmi = config.wagmiConfig
+  const listeners = new Set<CheckoutListener>()
+  let state: CheckoutState = {
+    step: 'loading',
+    wallets: getWallets(config),
+    tokens: [],
+    gasWarning: false,
+    canRetry: false,
+  }
+  let destroyed = false
+  let busy = false // one pay/load at a time: a double click does nothing
+  let lastAction: 'load' | 'connect' | 'pay' = 'load'
+  let lastWalletId: string | undefined
+  let assets: { network: NetworkInfo; tokens: StablecoinInfo[] } | undefined
+  let stopWatching: (() => void) | undefined
+
+  // A listener may call back into the controller: its change is delivered after the current
+  // round, so every listener sees the states in order and ends on the latest.
+  let notifying = false
+  let pending = false
+  const set = (patch: Partial<CheckoutState>) => {
+    if (destroyed) return
+    state = { ...state, ...patch }
+    if (notifying) {
+      pending = true
+      return
+    }
+    notifying = true
+    try {
+      do {
+        pending = false
+        const snapshot = state
+        for (const listener of listeners) listener(snapshot)
+      } while (pending)
+    } finally {
+      notifying = false
+    }
+  }
+  const settled = () =>
+    ['paid', 'completed', 'expired'].includes(state.step) ||
+    (state.step === 'failed' && state.session?.status === 'ERROR')
+  const explorerTxUrl = (hash: Hex) =>
+    assets?.network.explorerUrl ? `${assets.network.explorerUrl}/tx/${hash}` : undefined
+  const asError = (error: unknown) =>
+    error instanceof PaySessionError ? error : new PaySessionError('WALLET_ERROR', { cause: error })
+
+  function onSession(session: PaymentSession) {
+    set({ session, amount: session.amount })
+    const step = statusSteps[session.status]
+    if (!step) return
+    if (isSettled(session)) clearPaymentRecord(config.storage, sessionId)
+    const code =
+      step === 'expired' ? 'SESSION_EXPIRED' : step === 'failed' ? 'SESSION_FAILED' : undefined
+    set({ step, error: code && new PaySessionError(code), canRetry: false })
+  }
+
+  function watch() {
+    stopWatching ??= watchSession(config, {
+      sessionId,
+      sessionToken,
+      isActive: () => busy || inFlightSteps.includes(state.step),
+      onChange: onSession,
+      onError: (error, final) => {
+        if (!final || settled()) return
+        stopWatching = undefined
+        if (error.code === 'SESSION_TOKEN_EXPIRED') set({ step: 'expired', error, canRetry: false })
+        else set({ step: 'failed', error, canRetry: true })
+        lastAction = 'load'
+      },
+    })
+  }
+
+  async function load() {
+    lastAction = 'load'
+    set({ step: 'loading', error: undefined, canRetry: false })
+    try {
+      const session = await getSession(config, { sessionId, sessionToken })
+      onSession(session)
+      if (settled()) return
+      assets = resolveSessionAssets(config.registry, session)
+      set({ network: assets.network })
+      watch()
+      const previous = await checkPreviousPayment(config, { session, staleAfter })
+      if (settled()) return
+      if (previous.kind !== 'none') return resume(previous)
+      if (getConnection(wagmi).status === 'disconnected') await reconnect(wagmi).catch(() => {})
+      if (getConnection(wagmi).status === 'connected') await loadTokens()
+      else set({ step: 'chooseWallet' })
+    } catch (error) {
+      if (settled()) return
+      const failure = asError(error)
+      if (failure.code === 'SESSION_TOKEN_EXPIRED')
+        set({ step: 'expired', error: failure, canRetry: false })
+      else set({ step: 'failed', error: failure, canRetry: isRetryable(error) })
+    }
+  }
+
+  function resume(previous: PreviousPayment) {
+    if (previous.kind !== 'inFlight') return
+    const hash = previous.hash
+    if (hash) set({ hash, explorerTxUrl: explorerTxUrl(hash) })
+    if (previous.reason === 'prompting') {
+      set({
+        step: 'waitingForService',
+        error: new PaySessionError('PAYMENT_IN_PROGRESS'),
+        canRetry: true,
+      })
+      lastAction = 'load'
+      return
+    }
+    set({
+      step: previous.reason === 'hashPending' ? 'confirming' : 'waitingForService',
+      error: undefined,
+      canRetry: false,
+    })
+    if (hash) {
+      // Idempotent: the service may not have heard of it if the page closed right after sending.
+      reportFunding(config, { sessionId, sessionToken, hash }).catch(() => {})
+      if (previous.reason === 'hashPending') void followHash(hash)
+    }
+  }
+
+  async function followHash(hash: Hex) {
+    try {
+      const client = getPublicClient(wagmi, { chainId: assets!.network.chainId })!
+      const receipt = await client.waitForTransactionReceipt({
+        hash,
+        confirmations: config.confirmations,
+      })
+      if (settled()) return
+      if (receipt.status === 'success') set({ step: 'waitingForService' })
+      else {
+        clearPaymentRecord(config.storage, sessionId)
+        set({ step: 'failed', error: new PaySessionError('TRANSACTION_FAILED'), canRetry: true })
+        lastAction = 'load'
+      }
+    } catch (error) {
+      if (!settled()) set({ error: asError(error), canRetry: true })
+      lastAction = 'load'
+    }
+  }
+
+  async function loadTokens() {
+    const connection = getConnection(wagmi)
+    if (connection.status !== 'connected' || !assets) return set({ step: 'chooseWallet' })
+    const { tokens, gasWarning } = await getStablecoinBalances(config, {
+      network: assets.network,
+      tokens: assets.tokens,
+      account: connection.address,
+      amount: state.session?.amount,
+      locale,
+    })
+    if (settled() || inFlightSteps.includes(state.step)) return
+    const preferred =
+      tokens.find((t) => t.symbol === state.selectedToken && t.sufficient) ??
+      tokens.find((t) => t.symbol === state.session?.tokenSymbol && t.sufficient) ??
+      tokens.find((t) => t.sufficient)
+    set({
+      step: 'chooseToken',
+      account: connection.address,
+      chainId: connection.chainId,
+      tokens: tokens.map(
+        ({ symbol, address, decimals, balance, formattedBalance, sufficient }) => ({
+          symbol,
+          address,
+          decimals,
+          balance,
+          formattedBalance,
+          sufficient,
+        }),
+      ),
+      selectedToken: preferred?.symbol,
+      gasWarning,
+      error: undefined,
+      canRetry: false,
+    })
+  }
+
+  async function connect(walletId?: string) {
+    if (
+      !['chooseWallet', 'chooseToken', 'review'].includes(state.step) &&
+      !(state.step === 'failed' && lastAction === 'connect')
+    )
+      return
+    lastAction = 'connect'
+    lastWalletId = walletId
+    set({ step: 'connecting', error: undefined, canRetry: false })
+    try {
+      await connectWallet(config, { walletId })
+      await loadTokens()
+    } catch (error) {
+      set({ step: 'chooseWallet', error: asError(error), canRetry: true })
+    }
+  }
+
+  async function disconnect() {
+    if (busy || inFlightSteps.includes(state.step) || settled()) return
+    await disconnectWallet(config).catch(() => {})
+    set({
+      step: 'chooseWallet',
+      account: undefined,
+      chainId: undefined,
+      tokens: [],
+      selectedToken: undefined,
+      gasWarning: false,
+      error: undefined,
+    })
+  }
+
+  function selectToken(symbol: string) {
+    if (state.step !== 'chooseToken' && state.step !== 'review') return
+    const token = state.tokens.find((t) => t.symbol === symbol.toUpperCase())
+    if (!token) return set({ error: new PaySessionError('UNSUPPORTED_TOKEN', { details: symbol }) })
+    if (!token.sufficient)
+      return set({
+        step: 'chooseToken',
+        selectedToken: token.symbol,
+        error: new PaySessionError('INSUFFICIENT_BALANCE'),
+        canRetry: false,
+      })
+    set({ step: 'review', selectedToken: token.symbol, error: undefined, canRetry: false })
+  }
+
+  async function pay() {
+    if (busy || state.step !== 'review' || !state.selectedToken) return
+    busy = true
+    lastAction = 'pay'
+    set({ step: 'confirmInWallet', error: undefined, canRetry: false })
+    try {
+      // Never twice: the freshest status and the chain decide before any prompt opens.
+      const session = await getSession(config, { sessionId, sessionToken })
+      onSession(session)
+      if (settled()) return
+      const previous = await checkPreviousPayment(config, { session, staleAfter })
+      if (previous.kind !== 'none') return resume(previous)
+      await payWithWallet(config, {
+        session,
+        sessionToken,
+        token: state.selectedToken,
+        onHash: (hash) => {
+          if (!settled()) set({ step: 'submitted', hash, explorerTxUrl: explorerTxUrl(hash) })
+        },
+        onReported: () => {
+          if (state.step === 'submitted') set({ step: 'confirming' })
+          void config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(sessionId) })
+        },
+      })
+      if (!settled()) set({ step: 'waitingForService' })
+      void config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(sessionId) })
+    } catch (error) {
+      if (!settled()) onPayError(asError(error))
+    } finally {
+      busy = false
+    }
+  }
+
+  function onPayError(error: PaySessionError) {
+    switch (error.code) {
+      case 'USER_REJECTED':
+      case 'WRONG_NETWORK':
+      case 'WALLET_ERROR':
+        if (!readPaymentRecord(config.storage, sessionId))
+          return set({ step: 'review', error, canRetry: true })
+        break
+      case 'INSUFFICIENT_BALANCE':
+        set({ step: 'chooseToken', error, canRetry: false })
+        return void loadTokens().then(
+          () => set({ error }),
+          () => {},
+        )
+      case 'WALLET_NOT_CONNECTED':
+        return set({ step: 'chooseWallet', error, canRetry: false })
+      case 'PAYMENT_IN_PROGRESS':
+        lastAction = 'load'
+        return set({ step: 'waitingForService', error, canRetry: true })
+      case 'TRANSACTION_FAILED':
+      case 'TRANSFER_MISMATCH':
+        return set({ step: 'failed', error, canRetry: true })
+    }
+    // Anything else after the prompt: the chain decides before another payment is allowed.
+    lastAction = 'load'
+    set({ step: state.hash ? 'confirming' : 'failed', error, canRetry: true })
+  }
+
+  function payManually() {
+    if (busy || !['chooseWallet', 'chooseToken', 'review'].includes(state.step)) return
+    set({ step: 'manual', error: undefined, canRetry: false })
+    void config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(sessionId) })
+  }
+
+  async function retry() {
+    if (!state.canRetry || busy) return
+    if (lastAction === 'connect') return connect(lastWalletId)
+    if (lastAction === 'pay' && (state.step === 'review' || state.step === 'failed')) {
+      set({ step: 'review', error: undefined, canRetry: false })
+      return pay()
+    }
+    stopWatching?.()
+    stopWatching = undefined
+    return load()
+  }
+
+  const stopConnection = watchConnection(wagmi, {
+    onChange(connection, previous) {
+      if (destroyed || busy || !['chooseToken', 'review'].includes(state.step)) return
+      if (connection.status === 'disconnected')
+        set({ step: 'chooseWallet', account: undefined, tokens: [] })
+      else if (connection.address !== previous.address || connection.chainId !== previous.chainId)
+        void loadTokens().catch((error) => set({ error: asError(error) }))
+    },
+  })
+  const stopWallets = watchWallets(config, (wallets) => set({ wallets }))
+  void load()
+
+  return {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    connect,
+    disconnect,
+    selectToken,
+    pay,
+    payManually,
+    retry,
+    destroy() {
+      destroyed = true
+      stopWatching?.()
+      stopConnection()
+      stopWallets()
+      listeners.clear()
+    },
+  }
+}
+
+function isRetryable(error: unknown) {
+  return (
+    !(error instanceof PaySessionError) ||
+    ['API_UNAVAILABLE', 'INVALID_RESPONSE', 'CHAIN_UNAVAILABLE', 'WALLET_ERROR'].includes(
+      error.code,
+    )
+  )
+}

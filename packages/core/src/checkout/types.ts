@@ -1,0 +1,64 @@
+import type { Address, Hex } from 'viem'
+import type { WalletInfo } from '../actions/getWallets.js'
+import type { PaymentSession } from '../api/session.js'
+import type { PaySessionError } from '../errors/base.js'
+import type { NetworkInfo } from '../registry/types.js'
+
+export type CheckoutStep =
+  | 'loading'
+  | 'chooseWallet'
+  | 'connecting'
+  | 'chooseToken'
+  | 'review'
+  | 'confirmInWallet'
+  | 'submitted'
+  | 'confirming'
+  | 'waitingForService'
+  | 'paid'
+  | 'completed'
+  | 'expired'
+  | 'failed'
+  | 'manual'
+
+export type CheckoutToken = {
+  symbol: string
+  address: Address
+  decimals: number
+  balance?: bigint | undefined
+  formattedBalance?: string | undefined
+  sufficient: boolean
+}
+
+export type CheckoutState = {
+  step: CheckoutStep
+  session?: PaymentSession | undefined
+  network?: NetworkInfo | undefined
+  wallets: WalletInfo[]
+  account?: Address | undefined
+  chainId?: number | undefined
+  tokens: CheckoutToken[]
+  selectedToken?: string | undefined
+  /** The account has no native coin for gas on the session's network. */
+  gasWarning: boolean
+  /** The session amount, a decimal string. */
+  amount?: string | undefined
+  hash?: Hex | undefined
+  explorerTxUrl?: string | undefined
+  error?: PaySessionError | undefined
+  /** `retry()` is safe and does something now. */
+  canRetry: boolean
+}
+
+export type CheckoutListener = (state: CheckoutState) => void
+
+export type Checkout = {
+  getState(): CheckoutState
+  subscribe(listener: CheckoutListener): () => void
+  connect(walletId?: string): Promise<void>
+  disconnect(): Promise<void>
+  selectToken(symbol: string): void
+  pay(): Promise<void>
+  payManually(): void
+  retry(): Promise<void>
+  destroy(): void
+}

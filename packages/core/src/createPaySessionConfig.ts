@@ -1,0 +1,106 @@
+import { QueryClient } from '@tanstack/query-core'
+import {
+  type CreateConnectorFn,
+  createConfig,
+  http,
+  injected,
+  type Config as WagmiConfig,
+} from '@wagmi/core'
+import type { Chain } from 'viem'
+import { createRegistry } from './registry/registry.js'
+import type { Registry } from './registry/types.js'
+import { getDefaultStorage, type PaySessionStorage } from './utils/storage.js'
+
+export type PollingSettings = {
+  /** Interval while a payment is in flight (ms). */
+  activeInterval: number
+  /** Interval otherwise (ms). */
+  idleInterval: number
+  /** First retry delay after an error (ms); doubles up to `maxRetryDelay`. */
+  retryDelay: number
+  maxRetryDelay: number
+}
+
+export type CreatePaySessionConfigParameters = {
+  /** Service base URL, with or without `/api/v1`. */
+  apiBase: string
+  fetch?: typeof fetch
+  /** Where the "never twice" payment records live. Defaults to `localStorage`, else memory. */
+  storage?: PaySessionStorage
+  registry?: Registry
+  /** Your wagmi config. When absent one is built from the registry with the injected connector. */
+  wagmiConfig?: WagmiConfig
+  /** Extra wagmi connectors (WalletConnect, Coinbase...) for the built wagmi config. */
+  connectors?: CreateConnectorFn[]
+  /** RPC URL per chain id for the built wagmi config. */
+  rpcUrls?: Record<number, string>
+  polling?: Partial<PollingSettings>
+  /** Confirmations to wait for after the transfer is mined. Default 1. */
+  confirmations?: number
+  /** Per-request time-out (ms). Default 15 000. */
+  requestTimeout?: number
+  /** How many times reporting a hash is retried after the first try. Default 8. */
+  reportRetries?: number
+  queryClient?: QueryClient
+}
+
+export type PaySessionConfig = {
+  apiBase: string
+  fetch: typeof fetch
+  storage: PaySessionStorage
+  registry: Registry
+  wagmiConfig: WagmiConfig
+  queryClient: QueryClient
+  polling: PollingSettings
+  confirmations: number
+  requestTimeout: number
+  reportRetries: number
+}
+
+/**
+ * Holds every dependency of the SDK. No globals: build one per checkout page (or per test).
+ * @example
+ * const config = createPaySessionConfig({ apiBase: 'https://api.example.com' })
+ */
+export function createPaySessionConfig(
+  parameters: CreatePaySessionConfigParameters,
+): PaySessionConfig {
+  const registry =
+    parameters.registry ?? createRegistry({ localRpcUrl: parameters.rpcUrls?.[31337] })
+  return {
+    apiBase: normalizeApiBase(parameters.apiBase),
+    fetch: parameters.fetch ?? ((...args) => globalThis.fetch(...args)),
+    storage: parameters.storage ?? getDefaultStorage(),
+    registry,
+    wagmiConfig: parameters.wagmiConfig ?? buildWagmiConfig(registry, parameters),
+    queryClient: parameters.queryClient ?? new QueryClient(),
+    polling: {
+      activeInterval: 2_000,
+      idleInterval: 8_000,
+      retryDelay: 1_000,
+      maxRetryDelay: 30_000,
+      ...parameters.polling,
+    },
+    confirmations: parameters.confirmations ?? 1,
+    requestTimeout: parameters.requestTimeout ?? 15_000,
+    reportRetries: parameters.reportRetries ?? 8,
+  }
+}
+
+/** `https://x/api/v1/` → `https://x`: operations add the path form the spec shows for them. */
+export function normalizeApiBase(apiBase: string): string {
+  return apiBase.replace(/\/+$/, '').replace(/\/api\/v1$/, '')
+}
+
+function buildWagmiConfig(registry: Registry, parameters: CreatePaySessionConfigParameters) {
+  const chains = registry.networks.map((network): Chain => {
+    const url = parameters.rpcUrls?.[network.chainId]
+    return url ? { ...network.chain, rpcUrls: { default: { http: [url] } } } : network.chain
+  })
+  if (chains.length === 0) throw new Error('createPaySessionConfig: the registry has no network')
+  return createConfig({
+    chains: chains as [Chain, ...Chain[]],
+    connectors: [injected(), ...(parameters.connectors ?? [])],
+    transports: Object.fromEntries(chains.map((chain) => [chain.id, http()])),
+  })
+}

@@ -1,0 +1,40 @@
+import { PaySessionError, type PaySessionErrorCode } from './base.js'
+
+type ErrorLike = { name?: string; code?: number; cause?: unknown; shortMessage?: string }
+
+function walk(error: unknown, match: (e: ErrorLike) => boolean): boolean {
+  let current = error as ErrorLike | undefined
+  for (let depth = 0; current && depth < 10; depth++) {
+    if (match(current)) return true
+    current = current.cause as ErrorLike | undefined
+  }
+  return false
+}
+
+/** Maps a wagmi/viem/EIP-1193 error to a PaySessionError, keeping the original as `cause`. */
+export function walletError(error: unknown, fallback: PaySessionErrorCode = 'WALLET_ERROR') {
+  if (error instanceof PaySessionError) return error
+  let code: PaySessionErrorCode = fallback
+  if (walk(error, (e) => e.code === 4001 || e.name === 'UserRejectedRequestError'))
+    code = 'USER_REJECTED'
+  else if (
+    walk(error, (e) =>
+      [
+        'ChainMismatchError',
+        'ConnectorChainMismatchError',
+        'SwitchChainNotSupportedError',
+        'ChainNotConfiguredError',
+      ].includes(e.name ?? ''),
+    )
+  )
+    code = 'WRONG_NETWORK'
+  else if (walk(error, (e) => e.name === 'ProviderNotFoundError')) code = 'WALLET_NOT_FOUND'
+  else if (
+    walk(error, (e) =>
+      ['ConnectorNotConnectedError', 'ConnectorAccountNotFoundError'].includes(e.name ?? ''),
+    )
+  )
+    code = 'WALLET_NOT_CONNECTED'
+  const details = (error as ErrorLike)?.shortMessage ?? (error as Error)?.message
+  return new PaySessionError(code, { details, cause: error })
+}

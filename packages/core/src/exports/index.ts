@@ -1,0 +1,106 @@
+export {
+  type CheckPreviousPaymentParameters,
+  type CheckPreviousPaymentReturnType,
+  checkPreviousPayment,
+  type PreviousPayment,
+} from '../actions/checkPreviousPayment.js'
+export {
+  type ConnectWalletErrorType,
+  type ConnectWalletParameters,
+  type ConnectWalletReturnType,
+  connectWallet,
+} from '../actions/connectWallet.js'
+export { disconnectWallet } from '../actions/disconnectWallet.js'
+export {
+  type GetSessionErrorType,
+  type GetSessionParameters,
+  type GetSessionReturnType,
+  getSession,
+} from '../actions/getSession.js'
+export {
+  type GetStablecoinBalancesParameters,
+  type GetStablecoinBalancesReturnType,
+  getStablecoinBalances,
+  type StablecoinBalance,
+} from '../actions/getStablecoinBalances.js'
+export {
+  type GetWalletsReturnType,
+  getWallets,
+  type WalletInfo,
+  watchWallets,
+} from '../actions/getWallets.js'
+export {
+  type PayWithWalletErrorType,
+  type PayWithWalletParameters,
+  type PayWithWalletReturnType,
+  payWithWallet,
+} from '../actions/payWithWallet.js'
+export {
+  type ReportFundingErrorType,
+  type ReportFundingParameters,
+  type ReportFundingReturnType,
+  reportFunding,
+} from '../actions/reportFunding.js'
+export {
+  type WaitForSessionErrorType,
+  type WaitForSessionParameters,
+  type WaitForSessionReturnType,
+  waitForSession,
+} from '../actions/waitForSession.js'
+export {
+  sessionQueryKey,
+  type WatchSessionParameters,
+  type WatchSessionReturnType,
+  watchSession,
+} from '../actions/watchSession.js'
+export {
+  type PaymentSession,
+  parseSession,
+  type SessionStatus,
+  sessionStatuses,
+} from '../api/session.js'
+export { type CreateCheckoutParameters, createCheckout } from '../checkout/createCheckout.js'
+export type {
+  Checkout,
+  CheckoutListener,
+  CheckoutState,
+  CheckoutStep,
+  CheckoutToken,
+} from '../checkout/types.js'
+export {
+  type CreatePaySessionConfigParameters,
+  createPaySessionConfig,
+  normalizeApiBase,
+  type PaySessionConfig,
+  type PollingSettings,
+} from '../createPaySessionConfig.js'
+export {
+  isPaySessionError,
+  PaySessionError,
+  type PaySessionErrorCode,
+  type PaySessionErrorParameters,
+  shortMessages,
+} from '../errors/base.js'
+export { localNetwork } from '../registry/localNetwork.js'
+export { pinnedNetworks } from '../registry/pinnedNetworks.js'
+export {
+  type CreateRegistryParameters,
+  createRegistry,
+  extendRegistry,
+  getNetwork,
+  getNetworkByChainId,
+  getStablecoin,
+  resolveSessionAssets,
+  restrictRegistry,
+} from '../registry/registry.js'
+export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
+export { stablecoinAbi } from '../utils/abi.js'
+export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
+export {
+  clearPaymentRecord,
+  type PaymentRecord,
+  readPaymentRecord,
+  writePaymentRecord,
+} from '../utils/paymentRecord.js'
+export { isPaidStatus, isSettled, isTerminalStatus } from '../utils/status.js'
+export { createMemoryStorage, getDefaultStorage, type PaySessionStorage } from '../utils/storage.js'

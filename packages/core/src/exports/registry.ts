@@ -1,0 +1,15 @@
+// Networks, stablecoins and amounts only: no wallet or HTTP code, for servers and build scripts.
+export { localNetwork } from '../registry/localNetwork.js'
+export { pinnedNetworks } from '../registry/pinnedNetworks.js'
+export {
+  type CreateRegistryParameters,
+  createRegistry,
+  extendRegistry,
+  getNetwork,
+  getNetworkByChainId,
+  getStablecoin,
+  resolveSessionAssets,
+  restrictRegistry,
+} from '../registry/registry.js'
+export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
+export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'

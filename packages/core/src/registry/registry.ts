@@ -1,0 +1,128 @@
+import { getAddress, isAddress } from 'viem'
+import { PaySessionError } from '../errors/base.js'
+import { localNetwork } from './localNetwork.js'
+import { pinnedNetworks } from './pinnedNetworks.js'
+import type { NetworkInfo, Registry, StablecoinInfo } from './types.js'
+
+export type CreateRegistryParameters = {
+  /** Start from these networks instead of the pinned ones plus LOCAL. */
+  networks?: readonly NetworkInfo[]
+  /** RPC URL of the LOCAL network (the sandbox's anvil). */
+  localRpcUrl?: string
+}
+
+/**
+ * The pinned networks and stablecoins plus the sandbox's LOCAL network.
+ * @example const registry = createRegistry({ localRpcUrl: sandbox.rpcUrl })
+ */
+export function createRegistry(parameters: CreateRegistryParameters = {}): Registry {
+  const networks = parameters.networks ?? [...pinnedNetworks, localNetwork(parameters.localRpcUrl)]
+  return {
+    networks: networks.map((network) => ({
+      ...network,
+      tokens: network.tokens.map((token) => checkToken(network, token)),
+    })),
+  }
+}
+
+/**
+ * Adds networks (a network with a known name replaces it) and tokens (per network name).
+ * @example extendRegistry(registry, { tokens: { OPTIMISM: [{ symbol: 'USDT', address, decimals: 6 }] } })
+ */
+export function extendRegistry(
+  registry: Registry,
+  extension: {
+    networks?: readonly NetworkInfo[]
+    tokens?: Record<string, readonly StablecoinInfo[]>
+  },
+): Registry {
+  const byName = new Map(registry.networks.map((network) => [network.name, network]))
+  for (const network of extension.networks ?? []) byName.set(network.name, network)
+  for (const [name, tokens] of Object.entries(extension.tokens ?? {})) {
+    const network = byName.get(name)
+    if (!network) throw new PaySessionError('UNSUPPORTED_NETWORK', { details: name })
+    const symbols = new Set(tokens.map((token) => token.symbol))
+    byName.set(name, {
+      ...network,
+      tokens: [...network.tokens.filter((token) => !symbols.has(token.symbol)), ...tokens],
+    })
+  }
+  return createRegistry({ networks: [...byName.values()] })
+}
+
+/**
+ * Keeps only the given networks and/or token symbols.
+ * @example restrictRegistry(registry, { networks: ['BASE'], tokens: ['USDC'] })
+ */
+export function restrictRegistry(
+  registry: Registry,
+  only: { networks?: readonly string[]; tokens?: readonly string[] },
+): Registry {
+  return {
+    networks: registry.networks
+      .filter((network) => !only.networks || only.networks.includes(network.name))
+      .map((network) => ({
+        ...network,
+        tokens: network.tokens.filter(
+          (token) => !only.tokens || only.tokens.includes(token.symbol),
+        ),
+      })),
+  }
+}
+
+/** The network with this service name, or `UNSUPPORTED_NETWORK`. */
+export function getNetwork(registry: Registry, name: string | undefined): NetworkInfo {
+  const network = registry.networks.find((n) => n.name === name?.toUpperCase())
+  if (!network) throw new PaySessionError('UNSUPPORTED_NETWORK', { details: String(name) })
+  return network
+}
+
+/** The network with this chain id, if any. */
+export function getNetworkByChainId(registry: Registry, chainId: number) {
+  return registry.networks.find((n) => n.chainId === chainId)
+}
+
+/** The token with this symbol on this network, or `UNSUPPORTED_TOKEN`. */
+export function getStablecoin(network: NetworkInfo, symbol: string | undefined): StablecoinInfo {
+  const token = network.tokens.find((t) => t.symbol === symbol?.toUpperCase())
+  if (!token)
+    throw new PaySessionError('UNSUPPORTED_TOKEN', { details: `${symbol} on ${network.name}` })
+  return token
+}
+
+/**
+ * The network and the tokens a session accepts that the registry knows (`acceptedTokens` when
+ * present, otherwise `tokenSymbol`). Refuses an unknown network or a session with no known token.
+ */
+export function resolveSessionAssets(
+  registry: Registry,
+  session: {
+    network?: string | undefined
+    tokenSymbol?: string | undefined
+    acceptedTokens?: string[] | undefined
+  },
+): { network: NetworkInfo; tokens: StablecoinInfo[] } {
+  const network = getNetwork(registry, session.network)
+  const wanted = session.acceptedTokens?.length ? session.acceptedTokens : [session.tokenSymbol]
+  const tokens = network.tokens.filter((token) =>
+    wanted.some((s) => s?.toUpperCase() === token.symbol),
+  )
+  if (tokens.length === 0)
+    throw new PaySessionError('UNSUPPORTED_TOKEN', {
+      details: `${wanted.join(', ')} on ${network.name}`,
+    })
+  return { network, tokens }
+}
+
+// An address with a wrong EIP-55 checksum is refused; an all-lowercase one is checksummed.
+function checkToken(network: NetworkInfo, token: StablecoinInfo): StablecoinInfo {
+  if (!isAddress(token.address, { strict: true }))
+    throw new PaySessionError('INVALID_ADDRESS', {
+      details: `${token.symbol} on ${network.name}: ${token.address} is not a valid address`,
+    })
+  if (!Number.isInteger(token.decimals) || token.decimals < 0 || token.decimals > 36)
+    throw new PaySessionError('INVALID_AMOUNT', {
+      details: `${token.symbol} on ${network.name}: bad decimals`,
+    })
+  return { ...token, symbol: token.symbol.toUpperCase(), address: getAddress(token.address) }
+}

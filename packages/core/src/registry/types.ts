@@ -1,0 +1,24 @@
+import type { Address, Chain } from 'viem'
+
+/** A token quirk the payment code must respect. */
+export type StablecoinQuirk = 'transferReturnsNothing'
+
+export type StablecoinInfo = {
+  symbol: string
+  address: Address
+  decimals: number
+  quirks?: readonly StablecoinQuirk[]
+}
+
+export type NetworkInfo = {
+  /** The service's network name, e.g. `ETHEREUM`, `LOCAL`. */
+  name: string
+  chainId: number
+  /** Block explorer base URL, when the network has one. */
+  explorerUrl: string | undefined
+  /** viem chain used to build the wagmi config and to add the chain to a wallet. */
+  chain: Chain
+  tokens: readonly StablecoinInfo[]
+}
+
+export type Registry = { readonly networks: readonly NetworkInfo[] }

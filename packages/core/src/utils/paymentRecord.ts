@@ -1,0 +1,46 @@
+import type { Address, Hex } from 'viem'
+import type { PaySessionStorage } from './storage.js'
+
+/**
+ * What the SDK remembers about a payment it started, keyed by session id. Written before the
+ * wallet prompt opens. Never holds the session token.
+ */
+export type PaymentRecord = {
+  version: 1
+  sessionId: string
+  /** `prompting`: the wallet was asked, no hash yet. `submitted`: the wallet returned `hash`. */
+  state: 'prompting' | 'submitted'
+  chainId: number
+  token: string
+  tokenAddress: Address
+  from: Address
+  to: Address
+  /** Base units, as a decimal string. */
+  amount: string
+  /** Block number when the prompt opened: where to look for the transfer on chain. */
+  fromBlock: string
+  hash?: Hex | undefined
+  createdAt: number
+}
+
+const key = (sessionId: string) => `paysession:payment:${sessionId}`
+
+export function readPaymentRecord(
+  storage: PaySessionStorage,
+  sessionId: string,
+): PaymentRecord | undefined {
+  try {
+    const value = JSON.parse(storage.getItem(key(sessionId)) ?? 'null')
+    return value?.version === 1 && value.sessionId === sessionId ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export function writePaymentRecord(storage: PaySessionStorage, record: PaymentRecord) {
+  storage.setItem(key(record.sessionId), JSON.stringify(record))
+}
+
+export function clearPaymentRecord(storage: PaySessionStorage, sessionId: string) {
+  storage.removeItem(key(sessionId))
+}

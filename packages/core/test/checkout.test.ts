@@ -1,0 +1,473 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  createCheckout,
+  createMemoryStorage,
+  getSession,
+  readPaymentRecord,
+} from '../src/exports/index.js'
+import {
+  captureAll,
+  createSession,
+  createTestWallet,
+  mockWagmi,
+  paySessionConfig,
+  recordSteps,
+  type Sandbox,
+  startSandbox,
+  testWalletWagmi,
+  transfersTo,
+  waitForStep,
+} from './support.js'
+
+let sb: Sandbox
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true })
+})
+afterAll(async () => {
+  await sb?.stop()
+})
+
+describe('checkout controller against the sandbox', () => {
+  test.each([
+    ['USD', 'USDC', '12.50'],
+    ['USD', 'USDT', '7.25'], // transfer returns nothing
+    ['EUR', 'EURC', '3.10'],
+  ] as const)('happy path: %s session paid with %s', async (currency, symbol, amount) => {
+    const customer = sb.customers[1]!
+    const session = await createSession(sb, amount, currency)
+    const config = paySessionConfig(sb, mockWagmi(sb, customer.address))
+    const checkout = createCheckout(config, {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    const steps = recordSteps(checkout)
+    try {
+      const start = await waitForStep(checkout, 'chooseWallet')
+      expect(start.wallets.map((w) => w.id)).toEqual(['mock'])
+      expect(start.network?.name).toBe('LOCAL')
+      expect(start.amount).toBe(amount)
+
+      await checkout.connect('mock')
+      const choose = await waitForStep(checkout, 'chooseToken')
+      expect(choose.account).toBe(customer.address)
+      const token = choose.tokens.find((t) => t.symbol === symbol)!
+      expect(token.sufficient).toBe(true)
+      expect(token.balance).toBeGreaterThan(0n)
+      expect(choose.gasWarning).toBe(false)
+      if (currency === 'EUR') expect(choose.tokens.map((t) => t.symbol)).toEqual(['EURC'])
+
+      checkout.selectToken(symbol)
+      expect(checkout.getState().step).toBe('review')
+      await checkout.pay()
+      const paid = await waitForStep(checkout, 'paid')
+      expect(paid.hash).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(paid.explorerTxUrl).toBeUndefined() // LOCAL has no explorer
+      expect(steps).toEqual(
+        expect.arrayContaining([
+          'loading',
+          'chooseWallet',
+          'connecting',
+          'chooseToken',
+          'review',
+          'confirmInWallet',
+          'submitted',
+        ]),
+      )
+
+      const transfers = await transfersTo(
+        sb,
+        sb.tokens[symbol].address,
+        session.oneTimeWalletAddress,
+      )
+      expect(transfers).toHaveLength(1)
+      expect(transfers[0]!.transactionHash).toBe(paid.hash)
+      expect(transfers[0]!.args.value).toBe(BigInt(Math.round(Number(amount) * 100)) * 10_000n)
+      const after = await getSession(config, {
+        sessionId: session.paymentSessionId,
+        sessionToken: session.paymentSessionToken,
+      })
+      expect(after.status).toBe('FUNDED')
+      expect(after.tokenSymbol).toBe(symbol)
+      expect(readPaymentRecord(config.storage, session.paymentSessionId)).toBeUndefined()
+
+      await captureAll(sb, session.paymentSessionId, amount)
+      await waitForStep(checkout, 'completed')
+    } finally {
+      checkout.destroy()
+    }
+  })
+
+  test('declined in the wallet, then retry pays once', async () => {
+    const customer = sb.customers[2]!
+    const session = await createSession(sb, '5.00')
+    const { wallet, provider } = createTestWallet(sb.rpcUrl, customer.address)
+    const config = paySessionConfig(sb, testWalletWagmi(sb, provider))
+    const checkout = createCheckout(config, {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      await checkout.connect('testWallet')
+      await waitForStep(checkout, 'chooseToken')
+      checkout.selectToken('USDC')
+      wallet.rejectNext = true
+      await checkout.pay()
+      const declined = checkout.getState()
+      expect(declined.step).toBe('review')
+      expect(declined.error?.code).toBe('USER_REJECTED')
+      expect(declined.error?.shortMessage).toMatch(/declined/)
+      expect(declined.canRetry).toBe(true)
+      expect(readPaymentRecord(config.storage, session.paymentSessionId)).toBeUndefined()
+      expect(
+        await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
+      ).toHaveLength(0)
+
+      await checkout.retry()
+      await waitForStep(checkout, 'paid')
+      expect(
+        await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
+      ).toHaveLength(1)
+    } finally {
+      checkout.destroy()
+    }
+  })
+
+  test('insufficient balance is refused before the wallet opens', async () => {
+    const customer = sb.customers[3]!
+    const session = await createSession(sb, '20000.00') // customers hold 10,000 of each
+    const { wallet, provider } = createTestWallet(sb.rpcUrl, customer.address)
+    const config = paySessionConfig(sb, testWalletWagmi(sb, provider))
+    const checkout = createCheckout(config, {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      await checkout.connect('testWallet')
+      const choose = await waitForStep(checkout, 'chooseToken')
+      expect(choose.tokens.every((t) => !t.sufficient)).toBe(true)
+      expect(choose.selectedToken).toBeUndefined()
+      checkout.selectToken('USDC')
+      expect(checkout.getState()).toMatchObject({
+        step: 'chooseToken',
+        error: { code: 'INSUFFICIENT_BALANCE' },
+      })
+      await checkout.pay() // not in review: nothing happens
+      expect(wallet.requests.some((r) => r.method === 'eth_sendTransaction')).toBe(false)
+    } finally {
+      checkout.destroy()
+    }
+  })
+
+  test('wrong chain: the wallet is switched to the session network before paying', async () => {
+    const customer = sb.customers[4]!
+    const session = await createSession(sb, '1.00')
+    const wagmi = mockWagmi(sb, customer.address, { startOn: 'other' })
+    const config = paySessionConfig(sb, wagmi)
+    const checkout = createCheckout(config, {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      await checkout.connect('mock')
+      await waitForStep(checkout, 'chooseToken')
+      checkout.selectToken('USDC')
+      await checkout.pay()
+      await waitForStep(checkout, 'paid')
+      expect(wagmi.state.connections.get(wagmi.state.current!)?.chainId).toBe(31337)
+    } finally {
+      checkout.destroy()
+    }
+  })
+
+  test('wrong chain, switch declined: WRONG_NETWORK, nothing sent, retry allowed', async () => {
+    const customer = sb.customers[4]!
+    const session = await createSession(sb, '1.00')
+    const wagmi = mockWagmi(sb, customer.address, {
+      startOn: 'other',
+      features: { switchChainError: true },
+    })
+    const config = paySessionConfig(sb, wagmi)
+    const checkout = createCheckout(config, {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      await checkout.connect('mock')
+      await waitForStep(checkout, 'chooseToken')
+      checkout.selectToken('USDC')
+      await checkout.pay()
+      expect(checkout.getState()).toMatchObject({
+        step: 'review',
+        canRetry: true,
+        error: { code: 'WRONG_NETWORK' },
+      })
+      expect(
+        await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
+      ).toHaveLength(0)
+    } finally {
+      checkout.destroy()
+    }
+  })
+
+  test('a wallet that does not know the network gets it added, then pays', async () => {
+    const customer = sb.customers[0]!
+    const session = await createSession(sb, '2.00')
+    const { wallet, provider } = createTestWallet(sb.rpcUrl, customer.address, [1337])
+    const config = paySessionConfig(sb, testWalletWagmi(sb, provider))
+    const checkout = createCheckout(config, {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      await checkout.connect('testWallet')
+      await waitForStep(checkout, 'chooseToken')
+      checkout.selectToken('USDC')
+      await checkout.pay()
+      await waitForStep(checkout, 'paid')
+      const add = wallet.requests.find((r) => r.method === 'wallet_addEthereumChain')
+      expect(add?.params).toEqual([
+        expect.objectContaining({ chainId: '0x7a69', rpcUrls: [sb.rpcUrl] }),
+      ])
+    } finally {
+      checkout.destroy()
+    }
+  })
+
+  test('reload with an authorised wallet: reconnects and goes straight to the token choice', async () => {
+    const customer = sb.customers[0]!
+    const session = await createSession(sb, '1.00')
+    const wagmi = mockWagmi(sb, customer.address, {
+      features: { defaultConnected: true, reconnect: true },
+    })
+    const checkout = createCheckout(paySessionConfig(sb, wagmi), {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    const steps = recordSteps(checkout)
+    try {
+      const state = await waitForStep(checkout, 'chooseToken')
+      expect(state.account).toBe(customer.address)
+      expect(state.selectedToken).toBe('USDC') // the session's token, preselected
+      expect(steps).not.toContain('chooseWallet')
+      await checkout.disconnect()
+      expect(checkout.getState()).toMatchObject({ step: 'chooseWallet', account: undefined })
+    } finally {
+      checkout.destroy()
+    }
+  })
+
+  test('manual payment: the controller follows the status to "paid"', async () => {
+    const session = await createSession(sb, '2.50')
+    const checkout = createCheckout(paySessionConfig(sb, mockWagmi(sb, sb.customers[1]!.address)), {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      checkout.payManually()
+      const manual = checkout.getState()
+      expect(manual.step).toBe('manual')
+      expect(manual.session?.oneTimeWalletAddress).toBe(session.oneTimeWalletAddress)
+      await sb.pay(session.paymentSessionId, { token: 'USDT' })
+      const paid = await waitForStep(checkout, 'paid')
+      expect(paid.session?.tokenSymbol).toBe('USDT')
+    } finally {
+      checkout.destroy()
+    }
+  })
+})
+
+describe('docs/core.md', () => {
+  test('the ten-line vanilla JS example pays a session', async () => {
+    const session = await createSession(sb, '1.25')
+    const { paymentSessionId: sessionId, paymentSessionToken: sessionToken } = session
+    const config = paySessionConfig(sb, mockWagmi(sb, sb.customers[2]!.address))
+    // Stand-ins for the page's elements.
+    const status = { textContent: '' }
+    const payButton = { hidden: true, onclick: () => {} }
+    const connectButton = { onclick: () => {} }
+
+    const checkout = createCheckout(config, { sessionId, sessionToken })
+    checkout.subscribe((s) => {
+      status.textContent = s.error?.shortMessage ?? s.step
+      payButton.hidden = s.step !== 'review'
+      if (s.step === 'chooseToken' && s.selectedToken && !s.error)
+        checkout.selectToken(s.selectedToken)
+    })
+    connectButton.onclick = () => checkout.connect()
+    payButton.onclick = () => checkout.pay()
+
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      connectButton.onclick()
+      await waitForStep(checkout, 'review')
+      expect(payButton.hidden).toBe(false)
+      payButton.onclick()
+      await waitForStep(checkout, 'paid')
+      expect(status.textContent).toBe('paid')
+      expect(payButton.hidden).toBe(true)
+    } finally {
+      checkout.destroy()
+    }
+  })
+})
+
+describe('never twice', () => {
+  test('double click sends one transfer', async () => {
+    const customer = sb.customers[1]!
+    const session = await createSession(sb, '4.00')
+    const config = paySessionConfig(sb, mockWagmi(sb, customer.address))
+    const checkout = createCheckout(config, {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      await checkout.connect('mock')
+      await waitForStep(checkout, 'chooseToken')
+      checkout.selectToken('USDC')
+      await Promise.all([checkout.pay(), checkout.pay(), checkout.pay()])
+      await waitForStep(checkout, 'paid')
+      expect(
+        await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
+      ).toHaveLength(1)
+    } finally {
+      checkout.destroy()
+    }
+  })
+
+  test('two tabs pay at the same moment: one transfer, the other tab follows it', async () => {
+    const customer = sb.customers[3]!
+    const session = await createSession(sb, '4.50')
+    const storage = createMemoryStorage() // localStorage is shared between tabs
+    const tabs = [0, 1].map(() =>
+      createCheckout(paySessionConfig(sb, mockWagmi(sb, customer.address), { storage }), {
+        sessionId: session.paymentSessionId,
+        sessionToken: session.paymentSessionToken,
+      }),
+    )
+    try {
+      for (const tab of tabs) {
+        await waitForStep(tab, 'chooseWallet')
+        await tab.connect('mock')
+        await waitForStep(tab, 'chooseToken')
+        tab.selectToken('USDC')
+      }
+      await Promise.all(tabs.map((tab) => tab.pay()))
+      await Promise.all(tabs.map((tab) => waitForStep(tab, 'paid')))
+      expect(
+        await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
+      ).toHaveLength(1)
+    } finally {
+      for (const tab of tabs) tab.destroy()
+    }
+  })
+
+  test('reload while the wallet prompt is open: the new page resumes, one transfer on chain', async () => {
+    const customer = sb.customers[2]!
+    const session = await createSession(sb, '6.00')
+    const storage = createMemoryStorage() // shared: the same localStorage after a reload
+    const { wallet, provider } = createTestWallet(sb.rpcUrl, customer.address)
+    const first = createCheckout(paySessionConfig(sb, testWalletWagmi(sb, provider), { storage }), {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    await waitForStep(first, 'chooseWallet')
+    await first.connect('testWallet')
+    await waitForStep(first, 'chooseToken')
+    first.selectToken('USDC')
+    wallet.holdNext()
+    void first.pay()
+    await waitForStep(first, 'confirmInWallet')
+    await expect.poll(() => wallet.pendingPrompts).toBe(1)
+    const record = readPaymentRecord(storage, session.paymentSessionId)
+    expect(record).toMatchObject({ state: 'prompting', token: 'USDC', from: customer.address })
+    expect(JSON.stringify(record)).not.toContain(session.paymentSessionToken)
+    first.destroy() // the page goes away; the wallet prompt stays open
+
+    const second = createCheckout(
+      paySessionConfig(sb, testWalletWagmi(sb, provider), { storage }),
+      {
+        sessionId: session.paymentSessionId,
+        sessionToken: session.paymentSessionToken,
+      },
+    )
+    try {
+      const resumed = await waitForStep(second, 'waitingForService')
+      expect(resumed.error?.code).toBe('PAYMENT_IN_PROGRESS')
+      await second.pay() // not offered: does nothing
+      expect(wallet.requests.filter((r) => r.method === 'eth_sendTransaction')).toHaveLength(1)
+
+      wallet.release() // the customer confirms in the wallet after all
+      await waitForStep(second, 'paid')
+      expect(
+        await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
+      ).toHaveLength(1)
+    } finally {
+      second.destroy()
+    }
+  })
+
+  test('reload after the hash: a fresh controller follows the payment instead of offering one', async () => {
+    const customer = sb.customers[3]!
+    const session = await createSession(sb, '8.00')
+    const storage = createMemoryStorage()
+    const first = createCheckout(
+      paySessionConfig(sb, mockWagmi(sb, customer.address), { storage }),
+      {
+        sessionId: session.paymentSessionId,
+        sessionToken: session.paymentSessionToken,
+      },
+    )
+    await waitForStep(first, 'chooseWallet')
+    await first.connect('mock')
+    await waitForStep(first, 'chooseToken')
+    first.selectToken('USDC')
+    void first.pay()
+    const submitted = await waitForStep(first, 'submitted')
+    first.destroy()
+
+    const second = createCheckout(
+      paySessionConfig(sb, mockWagmi(sb, customer.address), { storage }),
+      {
+        sessionId: session.paymentSessionId,
+        sessionToken: session.paymentSessionToken,
+      },
+    )
+    const steps = recordSteps(second)
+    try {
+      const paid = await waitForStep(second, 'paid')
+      expect(steps).not.toContain('chooseWallet')
+      expect(steps).not.toContain('review')
+      expect(paid.hash ?? submitted.hash).toBe(submitted.hash)
+      expect(
+        await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
+      ).toHaveLength(1)
+    } finally {
+      second.destroy()
+    }
+  })
+
+  test('paid from elsewhere (manual transfer to the OTW): no payment is offered', async () => {
+    const customer = sb.customers[4]!
+    const session = await createSession(sb, '3.00')
+    await sb.pay(session.paymentSessionId, { amount: '1.00' }) // a partial payment: stays PENDING
+    const config = paySessionConfig(sb, mockWagmi(sb, customer.address))
+    const checkout = createCheckout(config, {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    try {
+      const state = await waitForStep(checkout, 'waitingForService')
+      expect(['CREATED', 'PENDING']).toContain(state.session?.status)
+      expect(state.error).toBeUndefined()
+    } finally {
+      checkout.destroy()
+    }
+  })
+})
