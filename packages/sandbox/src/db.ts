@@ -249,6 +249,13 @@ export function openDb(path: string) {
         db
           .prepare<[], TransferRow>("SELECT * FROM transfers WHERE disposition = 'RETURN_PENDING'")
           .all(),
+      /** Marks a session's counted transfers (all, or those not in `keepToken`) to be sent back. */
+      returnFunding: (sessionId: string, keepToken?: string) =>
+        void db
+          .prepare(
+            "UPDATE transfers SET disposition = 'RETURN_PENDING' WHERE session_id = ? AND disposition = 'FUNDING' AND token_symbol != ?",
+          )
+          .run(sessionId, keepToken ?? ''),
       markReturned: (txHash: string, logIndex: number, returnTx: string) =>
         void db
           .prepare(

@@ -91,17 +91,21 @@ const reportFunding: Handler = async (ctx, { auth, params, body }) => {
       'SESSION_NOT_PAYABLE',
       `This session is ${s.status} and can no longer be paid.`,
     )
-  if (!TERMINAL.includes(s.status))
-    updateSession(ctx, s, {
-      user_submitted_tx: hash.toLowerCase(),
-      ...(s.status === 'CREATED' ? { status: 'PENDING' as const } : {}),
-    })
+  // With wait, a transaction that does not fund this session (or reverted) is refused
+  // before anything is recorded: a 422 must not change the session.
   let processed: boolean | undefined
   if (wait)
     processed = (
       await processReportedTransaction(ctx, s.id, hash as Hex, ctx.options.waitTimeoutMs)
     ).processed
   s = ctx.db.sessions.get(s.id)!
+  if (!TERMINAL.includes(s.status)) {
+    updateSession(ctx, s, {
+      user_submitted_tx: hash.toLowerCase(),
+      ...(s.status === 'CREATED' ? { status: 'PENDING' as const } : {}),
+    })
+    s = ctx.db.sessions.get(s.id)!
+  }
   return ok({ success: true, status: s.status, ...(processed === undefined ? {} : { processed }) })
 }
 

@@ -60,6 +60,15 @@ function authOf(ctx: Context, req: IncomingMessage): Auth {
   return { kind: 'unknown' }
 }
 
+/** A path segment; one that is not valid percent-encoding stays as sent (and matches nothing). */
+function decodeParam(segment: string) {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
 /** Both path forms: `/payment-sessions/...` and `/api/v1/payment-sessions/...`. */
 const normalise = (pathname: string) =>
   pathname.replace(/^\/api\/v1(?=\/)/, '').replace(/\/+$/, '') || '/'
@@ -79,7 +88,7 @@ export async function handle(ctx: Context, req: IncomingMessage, res: ServerResp
       allowed = true
       if (route.method !== req.method) continue
       const body = route.method === 'POST' ? await readJson(req) : {}
-      const params = (m.slice(1) as string[]).map(decodeURIComponent)
+      const params = (m.slice(1) as string[]).map(decodeParam)
       const out = await route.handler(ctx, {
         auth: authOf(ctx, req),
         params,

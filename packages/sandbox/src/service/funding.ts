@@ -19,8 +19,13 @@ function applyTransfer(ctx: Context, log: TransferLog) {
   ctx.db.transaction(() => {
     const fresh = ctx.db.sessions.get(s.id)!
     const funded = fresh.status === 'FUNDED' || fresh.status === 'CAPTURING'
+    // A final capture in progress has already settled what the OTW holds: later funds go back.
+    const finalInFlight = ctx.db.captures
+      .forSession(fresh.id)
+      .some((c) => c.final === 1 && c.status === 'CAPTURING')
     const counts =
       !TERMINAL.includes(fresh.status) &&
+      !finalInFlight &&
       isAccepted(fresh, token.symbol) &&
       (!funded || fresh.token_symbol === token.symbol)
     const inserted = ctx.db.transfers.insert({
@@ -61,6 +66,9 @@ function applyTransfer(ctx: Context, log: TransferLog) {
           }
         : {}),
     })
+    // What arrived earlier in another accepted token can be neither captured nor refunded in
+    // the funding token: it goes back to its sender.
+    if (reached) ctx.db.transfers.returnFunding(fresh.id, token.symbol)
   })
 }
 

@@ -1,4 +1,12 @@
-import { type Address, encodeFunctionData, type Hex, keccak256, parseEther } from 'viem'
+import {
+  type Address,
+  BaseError,
+  ExecutionRevertedError,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  parseEther,
+} from 'viem'
 import { erc20Abi, tokenBySymbol } from '../chain/tokens.js'
 import type { Context } from './context.js'
 import { otwAccount } from './sessions.js'
@@ -41,7 +49,14 @@ export async function sendFromOtw(
   const [nonce, fees, gas] = await Promise.all([
     publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' }),
     publicClient.estimateFeesPerGas(),
-    publicClient.estimateGas({ account: account.address, to: token.address, data }),
+    publicClient
+      .estimateGas({ account: account.address, to: token.address, data })
+      .catch((e: unknown) => {
+        // The transfer would revert (e.g. the OTW no longer holds the funds): retrying cannot help.
+        if (e instanceof BaseError && e.walk((x) => x instanceof ExecutionRevertedError))
+          throw new RevertedError(`transfer from OTW ${account.address} reverts: ${e.shortMessage}`)
+        throw e
+      }),
   ])
   const raw = await account.signTransaction({
     chainId: chain.id,

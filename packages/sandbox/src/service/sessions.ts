@@ -159,5 +159,9 @@ export const isAccepted = (s: SessionRow, symbol: string) =>
 /** Cancels every session whose funding window has passed. */
 export function expireDue(ctx: Context) {
   for (const s of ctx.db.sessions.expirable(ctx.clock.now()))
-    updateSession(ctx, s, { status: 'CANCELED' })
+    ctx.db.transaction(() => {
+      updateSession(ctx, s, { status: 'CANCELED' })
+      // An underpayment that arrived before the window closed goes back to its sender.
+      ctx.db.transfers.returnFunding(s.id)
+    })
 }
