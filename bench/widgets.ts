@@ -1,0 +1,76 @@
+// Load benchmark: many concurrent checkouts, each the real @paysession/core watchSession
+// (query-core polling with its own session token), against one sandbox in its own process.
+// Prints the requests/s the sandbox held and the latency each poller saw.
+import { createPaySessionConfig, watchSession } from '@paysession/core'
+import { environmentManager } from '@tanstack/query-core'
+import { percentile, printTable, startSandboxProcess } from './lib/sandbox-process.ts'
+
+// Node has no window: let query-core schedule refetch timers as a browser would.
+environmentManager.setIsServer(() => false)
+
+const LEVELS = (process.env.BENCH_WIDGETS ?? '100,500,1000').split(',').map(Number)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
+const INTERVAL = Number(process.env.BENCH_INTERVAL_MS ?? 1000)
+
+const sb = await startSandboxProcess(4620, 8620)
+try {
+  const rows = []
+  for (const widgets of LEVELS) {
+    const sessions = await Promise.all(
+      Array.from({ length: widgets }, async (_, i) => {
+        const res = await fetch(`${sb.apiUrl}/payment-sessions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ amount: `${1 + (i % 50)}.00`, currency: 'USD' }),
+        })
+        return (await res.json()) as { paymentSessionId: string; paymentSessionToken: string }
+      }),
+    )
+    const perPoller = sessions.map(() => [] as number[])
+    let errors = 0
+    const stops = sessions.map((s, i) => {
+      // One config per checkout, as one per page: each has its own query client.
+      const config = createPaySessionConfig({
+        apiBase: sb.apiUrl,
+        polling: { activeInterval: INTERVAL, idleInterval: INTERVAL },
+        fetch: async (input, init) => {
+          const t0 = performance.now()
+          try {
+            return await fetch(input, init)
+          } finally {
+            perPoller[i]!.push(performance.now() - t0)
+          }
+        },
+      })
+      return watchSession(config, {
+        sessionId: s.paymentSessionId,
+        sessionToken: s.paymentSessionToken,
+        isActive: () => true,
+        onChange: () => {},
+        onError: () => {
+          errors++
+        },
+      })
+    })
+    const t0 = performance.now()
+    await new Promise((r) => setTimeout(r, SECONDS * 1000))
+    for (const stop of stops) stop()
+    const elapsed = (performance.now() - t0) / 1000
+    const all = perPoller.flat().sort((a, b) => a - b)
+    const pollerP99 = perPoller.map((l) => percentile([...l].sort((a, b) => a - b), 99)).sort((a, b) => a - b)
+    rows.push({
+      widgets,
+      'poll every ms': INTERVAL,
+      requests: all.length,
+      'req/s': Math.round(all.length / elapsed),
+      'ideal req/s': Math.round((widgets * 1000) / INTERVAL),
+      'p50 ms': percentile(all, 50).toFixed(1),
+      'p99 ms': percentile(all, 99).toFixed(1),
+      'worst poller p99 ms': pollerP99[pollerP99.length - 1]!.toFixed(1),
+      errors,
+    })
+  }
+  printTable(`Concurrent checkouts (core watchSession in Node) polling one sandbox, ${SECONDS}s each`, rows)
+} finally {
+  await sb.stop()
+}

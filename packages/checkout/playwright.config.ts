@@ -1,0 +1,30 @@
+import { defineConfig } from '@playwright/test'
+
+// Real Chromium (Debian's), the real sandbox (service + anvil) and a static server with a strict
+// CSP: all started and stopped by test/global-setup.ts. One worker: the machine has 2 cores.
+export default defineConfig({
+  testDir: 'test',
+  testMatch: '*.spec.ts',
+  globalSetup: './test/global-setup.ts',
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    browserName: 'chromium',
+    viewport: { width: 800, height: 760 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+})

@@ -1,0 +1,62 @@
+// Size budgets of the script-tag build (gzip, level 9), checked in CI:
+// - the first file, which paints the button: at most 12 KB;
+// - everything loaded for a complete payment (the first file, the dialog chunk and their static
+//   imports, plus the largest locale catalog): at most 75 KB, target 55 KB.
+import { readdirSync, readFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+
+const dir = new URL('../dist/cdn/', import.meta.url)
+const entry = 'paysession-checkout.js'
+const budgets = { first: 12 * 1024, payment: 75 * 1024, target: 55 * 1024 }
+
+const read = (file) => readFileSync(new URL(file, dir), 'utf8')
+const gzip = (file) => gzipSync(read(file), { level: 9 }).length
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
+const imports = (file, dynamic) => {
+  const pattern = dynamic
+    ? /import\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)/g
+    : /(?:from|import)\s*["'`]\.\/([^"'`]+)["'`]/g
+  return [...read(file).matchAll(pattern)].map((m) => m[1])
+}
+const closure = (files) => {
+  const seen = new Set()
+  const visit = (file) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    for (const next of imports(file, false)) visit(next)
+  }
+  files.forEach(visit)
+  return seen
+}
+
+const files = readdirSync(dir).filter((file) => file.endsWith('.js'))
+const first = closure([entry])
+const lazy = imports(entry, true)
+const dialog = lazy.find((file) => file.startsWith('checkout.dialog'))
+if (!dialog) throw new Error('no dialog chunk imported lazily by the first file')
+const catalogs = imports(dialog, true).filter((file) => /^(de|fr)-/.test(file))
+const locale = catalogs.reduce((max, file) => Math.max(max, gzip(file)), 0)
+const payment = closure([entry, dialog])
+const firstSize = [...first].reduce((sum, file) => sum + gzip(file), 0)
+const paymentSize = [...payment].reduce((sum, file) => sum + gzip(file), 0) + locale
+
+console.log('file                                  raw        gzip')
+for (const file of files.sort())
+  console.log(
+    `${file.padEnd(36)} ${kb(read(file).length).padStart(9)} ${kb(gzip(file)).padStart(9)}`,
+  )
+console.log(
+  `\nfirst file (paints the button): ${kb(firstSize)} (budget ${kb(budgets.first)}): ${[...first].join(', ')}`,
+)
+console.log(
+  `complete payment: ${kb(paymentSize)} (budget ${kb(budgets.payment)}, target ${kb(budgets.target)}): ${[...payment].join(', ')} + largest catalog ${kb(locale)}`,
+)
+
+let failed = false
+if (firstSize > budgets.first)
+  failed = console.error(`✗ first file over budget by ${kb(firstSize - budgets.first)}`) ?? true
+if (paymentSize > budgets.payment)
+  failed =
+    console.error(`✗ complete payment over budget by ${kb(paymentSize - budgets.payment)}`) ?? true
+if (failed) process.exit(1)
+console.log('✓ within budget')

@@ -1,0 +1,347 @@
+import {
+  type CheckoutState,
+  type CheckoutToken,
+  type PaySessionError,
+  parseAmount,
+  resolveSessionAssets,
+} from '@paysession/core'
+import { html, nothing, type TemplateResult } from 'lit'
+import { CheckoutController } from '../../controllers/checkout.controller.js'
+import type { ButtonStrings } from '../../i18n/button.js'
+import { loadCatalog } from '../../i18n/catalogs.js'
+import type { Catalog } from '../../i18n/en.js'
+import { format, formatMoney } from '../../i18n/localize.js'
+import { eip681Transfer, qrPath } from '../../qr/eip681.js'
+import type { PaySessionCheckout } from './checkout.component.js'
+import { dialogStyles } from './checkout.dialog.styles.js'
+
+// The code only the dialog needs: core's checkout (wagmi, viem, query-core), the step views,
+// their styles and the catalogs.
+export { CheckoutController, dialogStyles, loadCatalog }
+
+type T = Catalog & ButtonStrings
+
+type View = { host: PaySessionCheckout; ctl: CheckoutController; state: CheckoutState; t: T }
+
+const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`
+
+/** The sentence the aria-live region announces for a state. */
+export function announce(state: CheckoutState | undefined, t: T): string {
+  if (!state) return t.loading
+  const titles: Partial<Record<CheckoutState['step'], string>> = {
+    loading: t.loading,
+    chooseWallet: t.chooseWallet,
+    connecting: t.connecting,
+    chooseToken: t.chooseToken,
+    review: t.review,
+    confirmInWallet: t.confirmInWallet,
+    submitted: t.confirming,
+    confirming: t.confirming,
+    waitingForService: t.waitingForService,
+    paid: t.paidTitle,
+    completed: t.paidTitle,
+    expired: t.expiredTitle,
+    failed: t.failedTitle,
+    manual: t.manualTitle,
+  }
+  const error = state.error ? ` ${errorText(state.error, t)}` : ''
+  return (titles[state.step] ?? '') + error
+}
+
+/** The dialog body for the controller's current state. */
+export function renderStep(
+  host: PaySessionCheckout,
+  ctl: CheckoutController,
+  t: T,
+): TemplateResult {
+  const state = ctl.state
+  if (!state) return spinner(t.loading)
+  const view = { host, ctl, state, t }
+  const body = steps[state.step](view)
+  return html`${body}<p role="status" aria-live="polite" class="sr-only">${announce(state, t)}</p>`
+}
+
+const errorText = (error: PaySessionError, t: T) => t.errors[error.code] ?? error.shortMessage
+
+const errorBox = ({ state, t }: View) =>
+  state.error ? html`<p part="error" role="alert">${errorText(state.error, t)}</p>` : nothing
+
+const spinner = (text: string, hint?: string) =>
+  html`<span class="spinner"></span><p class="center">${text}</p>${
+    hint ? html`<p class="center muted">${hint}</p>` : nothing
+  }`
+
+const manualLink = ({ ctl, t }: View) =>
+  html`<button class="link" type="button" @click=${() => ctl.checkout?.payManually()}>
+    ${t.payManually}
+  </button>`
+
+const money = ({ host, state }: View) =>
+  formatMoney(
+    state.amount ?? state.session?.amount ?? '',
+    state.session?.currency,
+    host.resolvedLocale,
+  )
+
+const tokenAmount = ({ host, state }: View, symbol?: string) =>
+  `${new Intl.NumberFormat(host.resolvedLocale, { minimumFractionDigits: 2 }).format(
+    +(state.amount ?? state.session?.amount ?? 0),
+  )} ${symbol ?? ''}`.trim()
+
+function copyButton(view: View, text: string) {
+  const { ctl, t } = view
+  const copied = ctl.copied === text
+  return html`<button
+    class="small"
+    type="button"
+    aria-label=${copied ? t.copied : t.copyAddress}
+    @click=${async () => {
+      await navigator.clipboard?.writeText(text).catch(() => {})
+      ctl.copied = text
+      view.host.requestUpdate()
+    }}
+  >
+    ${copied ? t.copied : t.copy}
+  </button>`
+}
+
+function txLink({ state, t }: View) {
+  if (!state.hash) return nothing
+  if (state.explorerTxUrl)
+    return html`<p class="center">
+      <a href=${state.explorerTxUrl} target="_blank" rel="noopener noreferrer">${t.viewTransaction}</a>
+    </p>`
+  return html`<p class="center muted">${t.transaction} <code>${short(state.hash)}</code></p>`
+}
+
+// Core lists the plain injected connector even when the page has no window.ethereum: hide it then.
+const usable = (state: CheckoutState) =>
+  state.wallets.filter((w) => w.id !== 'injected' || 'ethereum' in globalThis)
+
+function chooseWallet(view: View) {
+  const { ctl, t } = view
+  const wallets = usable(view.state)
+  return html`
+    <h3>${t.chooseWallet}</h3>
+    ${errorBox(view)}
+    ${
+      wallets.length
+        ? html`<ul class="list">
+          ${wallets.map(
+            (wallet, i) => html`<li>
+              <button
+                part="wallet"
+                type="button"
+                ?data-autofocus=${i === 0}
+                @click=${() => ctl.checkout?.connect(wallet.id)}
+              >
+                ${wallet.icon ? html`<img src=${wallet.icon} alt="" />` : nothing}
+                <span class="grow">${wallet.name}</span>
+              </button>
+            </li>`,
+          )}
+        </ul>`
+        : html`<p part="notice">${t.noWallet}</p>`
+    }
+    <div class="actions">
+      ${
+        wallets.length
+          ? manualLink(view)
+          : html`<button class="primary" part="primary" type="button" data-autofocus
+            @click=${() => ctl.checkout?.payManually()}>${t.payManually}</button>`
+      }
+    </div>
+  `
+}
+
+function chooseToken(view: View) {
+  const { ctl, state, t } = view
+  const coin = state.network?.chain.nativeCurrency.symbol ?? 'ETH'
+  const choose = (token: CheckoutToken) => {
+    ctl.changingToken = false
+    ctl.checkout?.selectToken(token.symbol)
+  }
+  return html`
+    <h3>${t.chooseToken}</h3>
+    ${errorBox(view)}
+    ${state.gasWarning ? html`<p part="notice">${format(t.gasWarning, { coin })}</p>` : nothing}
+    <ul class="list">
+      ${state.tokens.map(
+        (token) => html`<li>
+          <button
+            part="token"
+            type="button"
+            ?disabled=${!token.sufficient}
+            ?data-autofocus=${token.symbol === state.selectedToken}
+            aria-pressed=${token.symbol === state.selectedToken ? 'true' : 'false'}
+            @click=${() => choose(token)}
+          >
+            <strong class="grow">${token.symbol}</strong>
+            <small>
+              ${token.sufficient ? format(t.balance, { balance: token.formattedBalance ?? '–' }) : t.tooLow}
+            </small>
+          </button>
+        </li>`,
+      )}
+    </ul>
+    <div class="actions">
+      <button class="link" type="button" @click=${() => ctl.checkout?.disconnect()}>
+        ${t.changeWallet}
+      </button>
+      ${manualLink(view)}
+    </div>
+  `
+}
+
+function review(view: View) {
+  const { ctl, state, t } = view
+  if (ctl.changingToken) return chooseToken(view)
+  const to = state.session?.oneTimeWalletAddress ?? ''
+  const amount = tokenAmount(view, state.selectedToken)
+  return html`
+    <h3>${t.review}</h3>
+    ${errorBox(view)}
+    <dl>
+      <dt>${t.amount}</dt>
+      <dd><strong>${money(view)}</strong></dd>
+      <dt>${t.token}</dt>
+      <dd>
+        ${state.selectedToken}
+        <button class="link small" type="button" @click=${() => {
+          ctl.changingToken = true
+          view.host.requestUpdate()
+        }}>${t.change}</button>
+      </dd>
+      <dt>${t.network}</dt>
+      <dd>${state.network?.name ?? state.session?.network}</dd>
+      <dt>${t.to}</dt>
+      <dd><code title=${to}>${short(to)}</code>${copyButton(view, to)}</dd>
+      ${state.account ? html`<dt>${t.from}</dt><dd><code>${short(state.account)}</code></dd>` : nothing}
+    </dl>
+    <div class="actions">
+      <button class="primary" part="primary" type="button" data-autofocus @click=${() =>
+        state.canRetry ? ctl.checkout?.retry() : ctl.checkout?.pay()}>
+        ${format(t.confirmPay, { amount })}
+      </button>
+    </div>
+  `
+}
+
+function manual(view: View) {
+  const { ctl, host, state, t } = view
+  const session = state.session
+  const to = session?.oneTimeWalletAddress
+  let uri: string | undefined
+  let symbol = session?.tokenSymbol ?? ''
+  try {
+    const { network, tokens } = resolveSessionAssets(ctl.config!.registry, session ?? {})
+    const token = tokens.find((x) => x.symbol === symbol) ?? tokens[0]!
+    symbol = token.symbol
+    if (to)
+      uri = eip681Transfer({
+        token: token.address,
+        chainId: network.chainId,
+        to,
+        units: parseAmount(session!.amount, token.decimals),
+      })
+  } catch {
+    // Unknown network or token: the address alone still lets the customer pay.
+  }
+  const amount = tokenAmount(view)
+  const network = state.network?.name ?? session?.network ?? ''
+  const qr = uri && qrPath(uri)
+  const expires = session?.expiresAt
+    ? new Intl.DateTimeFormat(host.resolvedLocale, {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+      }).format(new Date(session.expiresAt))
+    : undefined
+  return html`
+    <h3>${t.manualTitle}</h3>
+    ${errorBox(view)}
+    <p>${format(t.manualText, { amount, token: symbol, network })}</p>
+    ${to ? html`<code part="address">${to}</code>` : nothing}
+    <div class="actions">${to ? copyButton(view, to) : nothing}</div>
+    ${
+      qr
+        ? html`<svg part="qr" role="img" viewBox="-2 -2 ${qr.size + 4} ${qr.size + 4}"
+            shape-rendering="crispEdges" aria-label=${format(t.manualQr, { amount, token: symbol, address: to ?? '' })}>
+            <path fill="#000" d=${qr.d}></path>
+          </svg>`
+        : nothing
+    }
+    ${uri ? html`<p class="center"><a href=${uri}>${t.openInWallet}</a></p>` : nothing}
+    <p part="notice" class="center">
+      <span class="spinner"></span>${t.manualWaiting}
+      ${
+        session?.receivedAmount && +session.receivedAmount > 0
+          ? html`<br />${format(t.received, { amount: session.receivedAmount, token: symbol })}`
+          : nothing
+      }
+    </p>
+    ${expires ? html`<p class="center muted">${format(t.payBefore, { time: expires })}</p>` : nothing}
+  `
+}
+
+function done(view: View) {
+  const { host, state, t } = view
+  return html`
+    <div class="center">
+      <div class="success" aria-hidden="true">✓</div>
+      <h3>${t.paidTitle}</h3>
+      <p>${format(t.paidText, { amount: money(view) })}</p>
+      ${state.session?.tokenSymbol ? html`<p class="muted">${tokenAmount(view, state.session.tokenSymbol)}</p>` : nothing}
+    </div>
+    ${txLink(view)}
+    <div class="actions">
+      <button class="primary" part="primary" type="button" data-autofocus @click=${() => host.close()}>
+        ${t.done}
+      </button>
+    </div>
+  `
+}
+
+function ended(view: View, title: string) {
+  const { ctl, host, state, t } = view
+  return html`
+    <h3>${title}</h3>
+    ${errorBox(view)}
+    ${txLink(view)}
+    <div class="actions">
+      ${
+        state.canRetry
+          ? html`<button class="primary" part="primary" type="button" data-autofocus
+            @click=${() => ctl.checkout?.retry()}>${t.retry}</button>`
+          : nothing
+      }
+      <button type="button" ?data-autofocus=${!state.canRetry} @click=${() => host.close()}>${t.close}</button>
+    </div>
+  `
+}
+
+const waiting = (view: View, text: string, hint?: string) => {
+  const { ctl, state, t } = view
+  return html`${errorBox(view)}${spinner(text, hint)}${txLink(view)}${
+    state.canRetry
+      ? html`<div class="actions"><button class="primary" part="primary" type="button"
+          @click=${() => ctl.checkout?.retry()}>${t.retry}</button></div>`
+      : nothing
+  }`
+}
+
+const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
+  loading: (v) => spinner(v.t.loading),
+  chooseWallet,
+  connecting: (v) => waiting(v, v.t.connecting, v.t.approveInWallet),
+  chooseToken,
+  review,
+  confirmInWallet: (v) => waiting(v, v.t.confirmInWallet, v.t.confirmHint),
+  submitted: (v) => waiting(v, v.t.confirming),
+  confirming: (v) => waiting(v, v.t.confirming),
+  waitingForService: (v) => waiting(v, v.t.waitingForService),
+  paid: done,
+  completed: done,
+  expired: (v) => ended(v, v.t.expiredTitle),
+  failed: (v) => ended(v, v.t.failedTitle),
+  manual,
+}

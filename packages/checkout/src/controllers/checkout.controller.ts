@@ -1,0 +1,129 @@
+import {
+  type Checkout,
+  type CheckoutState,
+  createCheckout,
+  createPaySessionConfig,
+  createRegistry,
+  extendRegistry,
+  type PaySessionConfig,
+} from '@paysession/core'
+import type { ReactiveController } from 'lit'
+import type { PaySessionCheckout } from '../components/checkout/checkout.component.js'
+import { PaySessionErrorEvent } from '../events/error.js'
+import { PaySessionFundingSentEvent } from '../events/funding-sent.js'
+import { PaySessionPaidEvent } from '../events/paid.js'
+import { PaySessionStatusChangeEvent } from '../events/status-change.js'
+import { PaySessionStepChangeEvent } from '../events/step-change.js'
+import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
+import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
+
+const paidSteps = ['paid', 'completed']
+
+/**
+ * Binds core's checkout to the element: builds the config from its attributes and properties,
+ * re-renders on every state, and turns meaningful transitions into `paysession-*` events.
+ */
+export class CheckoutController implements ReactiveController {
+  state: CheckoutState | undefined
+  config: PaySessionConfig | undefined
+  checkout: Checkout | undefined
+  /** UI-only: the review step shows the stablecoin list again (core has no step back). */
+  changingToken = false
+  /** UI-only: the text last copied, for the "Copied" feedback. */
+  copied: string | undefined
+  private unsubscribe: (() => void) | undefined
+  private paidFired = false
+
+  constructor(private readonly host: PaySessionCheckout) {
+    host.addController(this)
+    if (host.isConnected) this.start()
+  }
+
+  hostConnected() {
+    this.start()
+  }
+
+  hostDisconnected() {
+    this.stop()
+  }
+
+  /** Starts over, for a new session id or token. */
+  restart() {
+    this.stop()
+    this.start()
+  }
+
+  private start() {
+    const { sessionId, sessionToken, apiBase } = this.host
+    if (this.checkout || !sessionId || !sessionToken || !apiBase) return
+    const h = this.host
+    let registry = h.registry ?? createRegistry({ localRpcUrl: h.rpcUrls?.[31337] })
+    if (h.networks || h.tokens)
+      registry = extendRegistry(registry, { networks: h.networks, tokens: h.tokens })
+    this.config = createPaySessionConfig({
+      apiBase,
+      registry,
+      ...(h.wagmiConfig ? { wagmiConfig: h.wagmiConfig } : {}),
+      ...(h.fetch ? { fetch: h.fetch } : {}),
+      ...(h.rpcUrls ? { rpcUrls: h.rpcUrls } : {}),
+    })
+    this.paidFired = false
+    this.checkout = createCheckout(this.config, {
+      sessionId,
+      sessionToken,
+      locale: h.resolvedLocale,
+    })
+    this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
+    this.onState(this.checkout.getState())
+  }
+
+  private stop() {
+    this.unsubscribe?.()
+    this.checkout?.destroy()
+    this.checkout = undefined
+    this.state = undefined
+  }
+
+  private onState(next: CheckoutState) {
+    const previous = this.state
+    this.state = next
+    const fire = (event: Event) => this.host.dispatchEvent(event)
+    if (next.step !== previous?.step)
+      fire(new PaySessionStepChangeEvent({ step: next.step, previousStep: previous?.step }))
+    const status = next.session?.status
+    const previousStatus = previous?.session?.status
+    if (status && previousStatus && status !== previousStatus)
+      fire(new PaySessionStatusChangeEvent({ status, previousStatus }))
+    if (next.account && next.account !== previous?.account)
+      fire(new PaySessionWalletConnectedEvent({ address: next.account, chainId: next.chainId }))
+    if (
+      next.step === 'review' &&
+      next.selectedToken &&
+      (previous?.step === 'chooseToken' || next.selectedToken !== previous?.selectedToken)
+    )
+      fire(new PaySessionTokenSelectedEvent({ symbol: next.selectedToken }))
+    if (next.hash && next.hash !== previous?.hash)
+      fire(new PaySessionFundingSentEvent({ hash: next.hash, explorerTxUrl: next.explorerTxUrl }))
+    if (paidSteps.includes(next.step) && !this.paidFired) {
+      this.paidFired = true
+      fire(
+        new PaySessionPaidEvent({
+          sessionId: this.host.sessionId ?? '',
+          status: next.session?.status ?? 'FUNDED',
+          amount: next.amount,
+          tokenSymbol: next.session?.tokenSymbol,
+          hash: next.hash,
+        }),
+      )
+    }
+    if (next.error && next.error !== previous?.error)
+      fire(
+        new PaySessionErrorEvent({
+          code: next.error.code,
+          message: next.error.shortMessage,
+          retryable: next.canRetry,
+        }),
+      )
+    this.host.requestUpdate()
+  }
+}

@@ -1,0 +1,22 @@
+export type PaySessionPaidEventDetail = {
+  sessionId: string
+  status: string
+  amount: string | undefined
+  tokenSymbol: string | undefined
+  hash: `0x${string}` | undefined
+}
+/**
+ * The session is paid (FUNDED or later): safe to show the order as paid, confirm it on your server.
+ * @example el.addEventListener('paysession-paid', (event) => console.log(event.detail))
+ */
+export class PaySessionPaidEvent extends CustomEvent<PaySessionPaidEventDetail> {
+  constructor(detail: PaySessionPaidEventDetail) {
+    super('paysession-paid', { bubbles: true, composed: true, detail })
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'paysession-paid': PaySessionPaidEvent
+  }
+}

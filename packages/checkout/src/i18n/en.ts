@@ -1,0 +1,51 @@
+import type { PaySessionErrorCode } from '@paysession/core'
+
+/**
+ * The English catalog, and the shape of every catalog. `{name}` marks a value.
+ * Error sentences fall back to core's English `shortMessage` when a code is missing.
+ */
+export const en = {
+  chooseWallet: 'Choose a wallet',
+  noWallet: 'No wallet was found in this browser.',
+  payManually: 'Pay from another wallet or an exchange',
+  connecting: 'Connecting to your wallet…',
+  approveInWallet: 'Approve the request in your wallet.',
+  chooseToken: 'Choose a stablecoin',
+  balance: 'Balance: {balance}',
+  tooLow: 'Balance too low',
+  gasWarning: 'Your wallet has no {coin} to pay the network fee.',
+  changeWallet: 'Use another wallet',
+  review: 'Review your payment',
+  amount: 'Amount',
+  token: 'Stablecoin',
+  network: 'Network',
+  to: 'To',
+  from: 'From',
+  copy: 'Copy',
+  copyAddress: 'Copy address',
+  copied: 'Copied',
+  confirmPay: 'Pay {amount}',
+  change: 'Change',
+  confirmInWallet: 'Confirm the payment in your wallet',
+  confirmHint: 'Check the amount and the address, then confirm.',
+  confirming: 'Confirming on the network…',
+  viewTransaction: 'View the transaction',
+  transaction: 'Transaction',
+  waitingForService: 'Payment sent. Waiting for the payment service…',
+  paidTitle: 'Payment received',
+  paidText: '{amount} paid. You can close this window.',
+  done: 'Done',
+  expiredTitle: 'Payment expired',
+  failedTitle: 'Payment failed',
+  retry: 'Try again',
+  manualTitle: 'Pay manually',
+  manualText: 'Send exactly {amount} {token} on {network} to this address:',
+  manualQr: 'QR code to pay {amount} {token} to {address}',
+  openInWallet: 'Open in a wallet app',
+  manualWaiting: 'Waiting for your payment…',
+  received: 'Received so far: {amount} {token}',
+  payBefore: 'Pay before {time}',
+  errors: {} as Partial<Record<PaySessionErrorCode, string>>,
+}
+
+export type Catalog = typeof en

@@ -1,0 +1,133 @@
+import { expect, type Page, test } from '@playwright/test'
+import {
+  createSession,
+  dialog,
+  events,
+  expectAxeClean,
+  openPage,
+  payButton,
+  shot,
+  waitForStep,
+} from './support.js'
+
+const focusInDialog = (page: Page) =>
+  page.evaluate(() => {
+    const root = document.querySelector('paysession-checkout')!.shadowRoot!
+    return Boolean(root.activeElement && root.querySelector('dialog')!.contains(root.activeElement))
+  })
+
+test('keyboard only: the whole payment, focus trapped, restored on close', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  await openPage(page, session)
+  await expect(payButton(page)).toHaveText('Pay $10.00')
+  await page.keyboard.press('Tab')
+  await expect(payButton(page)).toBeFocused()
+  await page.keyboard.press('Enter')
+  await waitForStep(page, 'chooseWallet')
+  await expect(dialog(page).getByRole('button', { name: 'Test Wallet' })).toBeFocused()
+  // Focus stays in the dialog however far one tabs, both ways.
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Tab')
+    expect(await focusInDialog(page)).toBe(true)
+  }
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Shift+Tab')
+    expect(await focusInDialog(page)).toBe(true)
+  }
+  await dialog(page).getByRole('button', { name: 'Test Wallet' }).focus()
+  await page.keyboard.press('Enter')
+  await waitForStep(page, 'chooseToken')
+  await expect(dialog(page).getByRole('button', { name: /USDC/ })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await waitForStep(page, 'review')
+  await expect(dialog(page).getByRole('button', { name: /^Pay / })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await waitForStep(page, 'paid')
+  await expect(dialog(page).getByRole('button', { name: 'Done' })).toBeFocused()
+  expect(await page.getByRole('status').textContent()).toContain('Payment received')
+  await page.keyboard.press('Escape')
+  await expect(dialog(page)).toBeHidden()
+  await expect(payButton(page)).toBeFocused()
+  const types = (await events(page)).map((e) => e.type)
+  expect(types).toContain('paysession-close')
+})
+
+for (const mode of ['attribute', 'media'] as const)
+  test(`dark theme through the ${mode === 'attribute' ? 'theme attribute' : 'prefers-color-scheme'}`, async ({
+    page,
+  }) => {
+    if (mode === 'media') await page.emulateMedia({ colorScheme: 'dark' })
+    const session = await createSession('10.00', 'USD')
+    await openPage(page, session, mode === 'attribute' ? { theme: 'dark' } : {})
+    await payButton(page).click()
+    await waitForStep(page, 'chooseWallet')
+    const background = await dialog(page).evaluate((d) => getComputedStyle(d).backgroundColor)
+    expect(background).toBe('rgb(23, 24, 28)')
+    await shot(page, `dark-${mode}`)
+    await expectAxeClean(page)
+  })
+
+test('theme="light" wins over a dark system preference; custom properties and ::part apply', async ({
+  page,
+}) => {
+  await page.emulateMedia({ colorScheme: 'dark' })
+  const session = await createSession('10.00', 'USD')
+  await openPage(page, session, { theme: 'light' })
+  await expect(payButton(page)).toHaveText('Pay $10.00')
+  expect(await payButton(page).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe(
+    'rgb(67, 56, 202)',
+  )
+  await page.evaluate(() => {
+    const element = document.querySelector('paysession-checkout') as HTMLElement
+    element.style.setProperty('--paysession-accent', 'rgb(0, 128, 0)')
+  })
+  expect(await payButton(page).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe(
+    'rgb(0, 128, 0)',
+  )
+  // Page styles do not leak in: a global button rule does not reach the shadow button.
+  await page.evaluate(() => {
+    const sheet = new CSSStyleSheet()
+    sheet.replaceSync(
+      'button { font-size: 40px !important } paysession-checkout::part(button) { border-radius: 0 }',
+    )
+    document.adoptedStyleSheets = [sheet]
+  })
+  expect(await payButton(page).evaluate((b) => getComputedStyle(b).fontSize)).toBe('16px')
+  expect(await payButton(page).evaluate((b) => getComputedStyle(b).borderRadius)).toBe('0px')
+})
+
+for (const [locale, heading] of [
+  ['de', 'Wallet wählen'],
+  ['fr', 'Choisissez un portefeuille'],
+] as const)
+  test(`locale ${locale}: catalog and Intl amounts`, async ({ page }) => {
+    const session = await createSession('1234.50', 'EUR')
+    await openPage(page, session, { locale })
+    const amount = new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(
+      1234.5,
+    )
+    await expect(payButton(page)).toHaveText(
+      locale === 'de' ? `${amount} bezahlen` : `Payer ${amount}`,
+    )
+    await payButton(page).click()
+    await waitForStep(page, 'chooseWallet')
+    await expect(dialog(page).getByRole('heading', { name: heading })).toBeVisible()
+    await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
+    await waitForStep(page, 'chooseToken')
+    await dialog(page).getByRole('button', { name: /EURC/ }).click()
+    await waitForStep(page, 'review')
+    await expect(dialog(page).getByText(amount)).toBeVisible()
+    await shot(page, `review-${locale}`)
+    await expectAxeClean(page)
+  })
+
+test('loading the element twice warns and never throws', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  const warnings: string[] = []
+  page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()))
+  const { errors } = await openPage(page, session)
+  await expect(payButton(page)).toHaveText('Pay $10.00')
+  await page.evaluate(() => import('/dist/cdn/paysession-checkout.js?again' as string))
+  await expect.poll(() => warnings.join()).toContain('already defined')
+  expect(errors).toEqual([])
+})

@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname, join, normalize } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startSandbox } from '../../sandbox/dist/index.js'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const types: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+}
+
+/**
+ * Starts the sandbox (service + anvil) and a static server for the built element with a strict
+ * Content-Security-Policy. The server also exposes the sandbox's test hooks (pay, clock) to the
+ * test workers, which only share environment variables with this process.
+ */
+export default async function globalSetup() {
+  const sandbox = await startSandbox({
+    port: 0,
+    chainPort: 0,
+    quiet: true,
+    // Shorter than the session token's hour, so an expired (CANCELED) session is still readable.
+    fundingWindowSeconds: 1800,
+  })
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x')
+    try {
+      if (url.pathname === '/__sandbox/pay') {
+        const hash = await sandbox.pay(url.searchParams.get('session')!, {
+          ...(url.searchParams.get('amount') ? { amount: url.searchParams.get('amount')! } : {}),
+        })
+        return void res.end(JSON.stringify({ hash }))
+      }
+      if (url.pathname === '/__sandbox/advance') {
+        sandbox.clock.advance(Number(url.searchParams.get('seconds')))
+        return void res.end('{}')
+      }
+      const file = normalize(join(root, url.pathname))
+      if (!file.startsWith(root)) throw new Error('outside')
+      const body = await readFile(file)
+      res.setHeader('content-type', types[extname(file)] ?? 'application/octet-stream')
+      res.setHeader(
+        'content-security-policy',
+        [
+          "default-src 'none'",
+          "script-src 'self'",
+          "style-src 'self'",
+          "img-src 'self' data:",
+          `connect-src 'self' ${sandbox.apiUrl} ${sandbox.rpcUrl}`,
+          "base-uri 'none'",
+          "form-action 'none'",
+        ].join('; '),
+      )
+      res.end(body)
+    } catch (error) {
+      res.statusCode = url.pathname.startsWith('/__sandbox') ? 500 : 404
+      res.end(String(error))
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  process.env.PAGE_URL = `http://127.0.0.1:${port}`
+  process.env.SANDBOX_API_URL = sandbox.apiUrl
+  process.env.SANDBOX_API_KEY = sandbox.apiKey
+  process.env.SANDBOX_RPC_URL = sandbox.rpcUrl
+  process.env.SANDBOX_CUSTOMER = sandbox.customers[0]!.address
+  return async () => {
+    server.close()
+    await sandbox.stop()
+  }
+}

@@ -1,0 +1,22 @@
+// Configures the element from the query string and records every paysession-* event.
+const params = new URLSearchParams(location.search)
+const element = document.querySelector('paysession-checkout')
+window.__events = []
+for (const type of [
+  'ready',
+  'open',
+  'close',
+  'step-change',
+  'wallet-connected',
+  'token-selected',
+  'funding-sent',
+  'status-change',
+  'paid',
+  'error',
+])
+  document.addEventListener(`paysession-${type}`, (event) =>
+    window.__events.push({ type: event.type, detail: event.detail, composed: event.composed }),
+  )
+if (params.get('rpc')) element.rpcUrls = { 31337: params.get('rpc') }
+for (const name of ['locale', 'theme', 'api-base', 'session-token', 'session-id'])
+  if (params.get(name)) element.setAttribute(name, params.get(name))

@@ -1,0 +1,215 @@
+import { expect, test } from '@playwright/test'
+import { qrPath } from '../src/qr/eip681.js'
+import {
+  advanceClock,
+  capture,
+  createSession,
+  dialog,
+  events,
+  expectAxeClean,
+  openPage,
+  payButton,
+  payOutside,
+  shot,
+  waitForStatus,
+  waitForStep,
+} from './support.js'
+
+test('manual payment: address, copy, EIP-681 QR, then follows the session until paid', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  const session = await createSession('12.50', 'EUR')
+  const { errors } = await openPage(page, session, { wallet: false })
+  await expect(payButton(page)).toHaveText('Pay €12.50')
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await expect(dialog(page).getByText('No wallet was found in this browser.')).toBeVisible()
+  await shot(page, 'no-wallet')
+  await expectAxeClean(page)
+  await dialog(page).getByRole('button', { name: 'Pay from another wallet or an exchange' }).click()
+  await waitForStep(page, 'manual')
+  const otw = await page.evaluate(
+    () => (document.querySelector('paysession-checkout') as any).state.session.oneTimeWalletAddress,
+  )
+  await expect(dialog(page).getByText(otw)).toBeVisible()
+  await expect(
+    dialog(page).getByText('Send exactly 12.50 EURC on LOCAL to this address:'),
+  ).toBeVisible()
+  const qr = dialog(page).getByRole('img', { name: /QR code to pay 12.50 EURC/ })
+  await expect(qr).toBeVisible()
+  expect(await qr.locator('path').getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/)
+  await dialog(page).getByRole('button', { name: 'Copy address' }).click()
+  await expect(dialog(page).getByRole('button', { name: 'Copied' })).toBeVisible()
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(otw)
+  await shot(page, 'manual')
+  await expectAxeClean(page)
+  await payOutside(session)
+  await waitForStep(page, 'paid')
+  await expect(dialog(page).getByRole('heading', { name: 'Payment received' })).toBeVisible()
+  const list = await events(page)
+  expect(list.find((e) => e.type === 'paysession-paid')?.detail).toMatchObject({
+    sessionId: session.paymentSessionId,
+    amount: '12.50',
+    tokenSymbol: 'EURC',
+  })
+  expect(list.every((e) => e.composed)).toBe(true)
+  expect(errors).toEqual([])
+})
+
+test('the QR and the wallet link carry the EIP-681 transfer for this session', async ({ page }) => {
+  const session = await createSession('12.50', 'EUR')
+  await openPage(page, session, { wallet: false })
+  await page.evaluate(() => (document.querySelector('paysession-checkout') as any).open())
+  await waitForStep(page, 'chooseWallet')
+  await dialog(page).getByRole('button', { name: 'Pay from another wallet or an exchange' }).click()
+  await waitForStep(page, 'manual')
+  const otw = await page.evaluate(
+    () => (document.querySelector('paysession-checkout') as any).state.session.oneTimeWalletAddress,
+  )
+  // EURC on LOCAL (chain 31337), 12.50 with 6 decimals.
+  const uri = `ethereum:0xc1AE7fC0DA49a9A45B3AA7BD4893F97CCe389F57@31337/transfer?address=${otw}&uint256=12500000`
+  await expect(dialog(page).getByRole('link', { name: 'Open in a wallet app' })).toHaveAttribute(
+    'href',
+    uri,
+  )
+  const drawn = await dialog(page).locator('[part~="qr"] path').getAttribute('d')
+  expect(drawn).toBe(qrPath(uri).d)
+})
+
+test('too little balance: the token is marked and not selectable', async ({ page }) => {
+  const session = await createSession('20000.00', 'USD')
+  await openPage(page, session)
+  await payButton(page).click()
+  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
+  await waitForStep(page, 'chooseToken')
+  const usdc = dialog(page).getByRole('button', { name: /USDC/ })
+  await expect(usdc).toBeDisabled()
+  await expect(usdc).toContainText('Balance too low')
+  await shot(page, 'insufficient')
+  await expectAxeClean(page)
+})
+
+test('declined in the wallet: back to review with the sentence and a retry', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  await openPage(page, session)
+  await payButton(page).click()
+  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
+  await dialog(page).getByRole('button', { name: /USDT/ }).click()
+  await waitForStep(page, 'review')
+  await page.evaluate(() => {
+    const wallet = (window as any).__wallet
+    wallet.hold.send = true
+  })
+  await dialog(page).getByRole('button', { name: /^Pay / }).click()
+  await waitForStep(page, 'confirmInWallet')
+  await expect(dialog(page).getByText('Confirm the payment in your wallet').first()).toBeVisible()
+  await shot(page, 'confirm-in-wallet')
+  await expectAxeClean(page)
+  // Not safe to close while the wallet prompt is open: Escape does nothing.
+  await page.keyboard.press('Escape')
+  await expect(dialog(page)).toBeVisible()
+  await expect(dialog(page).getByRole('button', { name: 'Close' })).toBeDisabled()
+  await page.evaluate(() => {
+    const wallet = (window as any).__wallet
+    wallet.reject.send = true
+    wallet.release.send()
+  })
+  await waitForStep(page, 'review')
+  await expect(dialog(page).getByRole('alert')).toHaveText(
+    'The request was declined in your wallet.',
+  )
+  await shot(page, 'declined')
+  expect((await events(page)).find((e) => e.type === 'paysession-error')?.detail).toMatchObject({
+    code: 'USER_REJECTED',
+    retryable: true,
+  })
+  await page.evaluate(() => {
+    ;(window as any).__wallet.reject.send = false
+    ;(window as any).__wallet.hold.send = false
+  })
+  await dialog(page).getByRole('button', { name: /^Pay / }).click()
+  await waitForStep(page, 'paid')
+})
+
+test('after a reload mid-payment it resumes, never a fresh pay button', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  await openPage(page, session)
+  await payButton(page).click()
+  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
+  await dialog(page).getByRole('button', { name: /USDC/ }).click()
+  await page.evaluate(() => {
+    ;(window as any).__wallet.hold.send = true
+  })
+  await dialog(page).getByRole('button', { name: /^Pay / }).click()
+  await waitForStep(page, 'confirmInWallet')
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Payment in progress')
+  await shot(page, 'button-in-progress')
+  // Now the transfer lands (as if the wallet had sent it): the button follows to paid.
+  await payOutside(session)
+  await expect(payButton(page)).toHaveText('Paid', { timeout: 30_000 })
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Paid')
+})
+
+test('completed after the merchant captures', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  await payOutside(session)
+  await waitForStatus(session, ['FUNDED'])
+  await capture(session)
+  await waitForStatus(session, ['SUCCEEDED'])
+  await openPage(page, session)
+  await expect(payButton(page)).toHaveText('Paid')
+  await payButton(page).click()
+  await waitForStep(page, 'completed')
+  await expect(dialog(page).getByRole('heading', { name: 'Payment received' })).toBeVisible()
+  await expectAxeClean(page)
+})
+
+test('expired: a clear state and no way to pay', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  await advanceClock(31 * 60)
+  await waitForStatus(session, ['CANCELED'])
+  await openPage(page, session)
+  await expect(payButton(page)).toHaveText('Payment expired', { timeout: 20_000 })
+  await payButton(page).click()
+  await waitForStep(page, 'expired')
+  await expect(dialog(page).getByRole('heading', { name: 'Payment expired' })).toBeVisible()
+  await expect(dialog(page).getByRole('alert')).toHaveText('This payment has expired.')
+  await shot(page, 'expired')
+  await expectAxeClean(page)
+  await page.keyboard.press('Escape')
+  await expect(dialog(page)).toBeHidden()
+})
+
+test('failed: a bad token shows the sentence and the error event', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  await openPage(page, session, { token: 'pst_invalid' })
+  await expect(payButton(page)).toHaveText('Payment unavailable')
+  await payButton(page).click()
+  await waitForStep(page, 'failed')
+  await expect(dialog(page).getByRole('heading', { name: 'Payment failed' })).toBeVisible()
+  await expect(dialog(page).getByRole('alert')).toBeVisible()
+  await shot(page, 'failed')
+  await expectAxeClean(page)
+  const error = (await events(page)).find((e) => e.type === 'paysession-error')
+  expect(error?.detail.code).toMatch(/UNAUTHORIZED|FORBIDDEN/)
+})
+
+test('loading: the button waits for the session, then shows its amount', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  let release!: () => void
+  const gate = new Promise<void>((r) => (release = r))
+  await page.route(`**/payment-sessions/${session.paymentSessionId}`, async (route) => {
+    await gate
+    await route.continue()
+  })
+  await openPage(page, session)
+  await expect(payButton(page)).toHaveText('Loading payment…')
+  await expect(payButton(page)).toHaveAttribute('aria-busy', 'true')
+  await shot(page, 'button-loading')
+  release()
+  await expect(payButton(page)).toHaveText('Pay $10.00')
+})

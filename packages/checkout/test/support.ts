@@ -1,0 +1,114 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page } from '@playwright/test'
+import { installWallet } from './wallet.js'
+
+export const env = {
+  page: process.env.PAGE_URL!,
+  api: process.env.SANDBOX_API_URL!,
+  apiKey: process.env.SANDBOX_API_KEY!,
+  rpc: process.env.SANDBOX_RPC_URL!,
+  customer: process.env.SANDBOX_CUSTOMER!,
+}
+
+export type Session = { paymentSessionId: string; paymentSessionToken: string }
+
+/** A new session on the real sandbox, created with the merchant API key. */
+export async function createSession(amount = '10.00', currency = 'USD'): Promise<Session> {
+  const response = await fetch(`${env.api}/api/v1/payment-sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${env.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ amount, currency }),
+  })
+  expect(response.status).toBe(200)
+  return response.json()
+}
+
+/** Waits until the service sees the session in one of these statuses (read with the API key). */
+export async function waitForStatus(session: Session, statuses: string[]) {
+  await expect
+    .poll(async () => {
+      const response = await fetch(
+        `${env.api}/api/v1/payment-sessions/${session.paymentSessionId}`,
+        {
+          headers: { authorization: `Bearer ${env.apiKey}` },
+        },
+      )
+      return (await response.json()).status
+    })
+    .toMatch(new RegExp(`^(${statuses.join('|')})$`))
+}
+
+/** Final capture by the merchant: the session moves FUNDED → CAPTURING → SUCCEEDED. */
+export async function capture(session: Session, amount = '10.00') {
+  const response = await fetch(
+    `${env.api}/api/v1/payment-sessions/${session.paymentSessionId}/captures`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        requestId: crypto.randomUUID(),
+        captureAmount: amount,
+        isFinalCapture: true,
+      }),
+    },
+  )
+  expect(response.status).toBe(202)
+}
+
+/** Pays from customer 0 outside the widget (like a phone wallet after scanning the QR). */
+export const payOutside = (session: Session) =>
+  fetch(`${env.page}/__sandbox/pay?session=${session.paymentSessionId}`).then((r) => r.json())
+
+export const advanceClock = (seconds: number) =>
+  fetch(`${env.page}/__sandbox/advance?seconds=${seconds}`)
+
+export async function openPage(
+  page: Page,
+  session: Session,
+  options: { wallet?: boolean; locale?: string; theme?: string; token?: string } = {},
+) {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(String(error)))
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content.Security.Policy|Refused/i.test(message.text()))
+      errors.push(message.text())
+  })
+  if (options.wallet !== false)
+    await page.addInitScript(installWallet, { rpcUrl: env.rpc, account: env.customer })
+  const query = new URLSearchParams({
+    'session-id': session.paymentSessionId,
+    'session-token': options.token ?? session.paymentSessionToken,
+    'api-base': env.api,
+    rpc: env.rpc,
+    ...(options.locale ? { locale: options.locale } : {}),
+    ...(options.theme ? { theme: options.theme } : {}),
+  })
+  await page.goto(`${env.page}/test/pages/index.html?${query}`)
+  return { errors }
+}
+
+export const checkout = (page: Page) => page.locator('paysession-checkout')
+export const payButton = (page: Page) => page.locator('paysession-checkout [part~="button"]')
+export const dialog = (page: Page) => page.getByRole('dialog')
+
+export async function waitForStep(page: Page, step: string) {
+  await page.waitForFunction(
+    (s) => (document.querySelector('paysession-checkout') as any)?.state?.step === s,
+    step,
+  )
+}
+
+export const events = (page: Page) =>
+  page.evaluate(
+    () => (window as any).__events as { type: string; detail: any; composed: boolean }[],
+  )
+
+export async function expectAxeClean(page: Page) {
+  const result = await new AxeBuilder({ page }).include('paysession-checkout').analyze()
+  expect(
+    result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`),
+  ).toEqual([])
+}
+
+export const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `screenshots/${name}.png` })

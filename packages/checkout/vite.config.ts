@@ -1,0 +1,40 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig, type Plugin } from 'vite'
+
+const slimPublicActions = fileURLToPath(new URL('build/slim-public-actions.ts', import.meta.url))
+
+// wagmi's getPublicClient imports viem's `publicActions`: give it the slim one (see that file).
+const slimPublicClient = (): Plugin => ({
+  name: 'paysession:slim-public-client',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!/@wagmi[\\/]core[\\/].*getPublicClient\.js$/.test(id)) return
+    return code.replace(/from ['"]viem['"]/, `from ${JSON.stringify(slimPublicActions)}`)
+  },
+})
+
+// The script-tag build: one ES module that defines the element and paints the button, with the
+// dialog (core, wagmi, viem, query-core) and the non-English catalogs as lazy chunks beside it.
+export default defineConfig({
+  plugins: [slimPublicClient()],
+  // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  build: {
+    outDir: 'dist/cdn',
+    emptyOutDir: true,
+    target: 'es2022',
+    minify: true,
+    sourcemap: false,
+    reportCompressedSize: false,
+    lib: {
+      entry: 'src/components/checkout/checkout.ts',
+      formats: ['es'],
+      fileName: () => 'paysession-checkout.js',
+    },
+    rolldownOptions: {
+      // Lets the shared code (lit, the element) live in the first file instead of a common chunk.
+      preserveEntrySignatures: 'allow-extension',
+      output: { chunkFileNames: '[name]-[hash].js', minify: true },
+    },
+  },
+})
