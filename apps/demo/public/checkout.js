@@ -1,0 +1,11 @@
+// The script-tag checkout page. In sandbox mode the widget reads the local chain through the
+// sandbox's RPC (anvil may run on another port than 8545); when the widget says the session is
+// paid, point the customer to the order. The server confirms payments with the service itself.
+const widget = document.querySelector('paysession-checkout')
+if (widget?.dataset.rpcUrl) {
+  widget.rpcUrls = { [Number(widget.dataset.chainId)]: widget.dataset.rpcUrl }
+}
+document.addEventListener('paysession-paid', () => {
+  const note = document.querySelector('.paid-note')
+  if (note) note.hidden = false
+})

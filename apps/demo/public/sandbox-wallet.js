@@ -1,0 +1,451 @@
+// Sandbox Wallet: an EIP-1193 provider announced through EIP-6963, acting as one of the
+// sandbox's funded test customers on the local chain. Loaded by the demo's checkout pages in
+// sandbox mode only. It behaves like a browser wallet: nothing is signed or sent without an
+// Approve click (Reject answers EIP-1193 error 4001), and the page talks to it only through
+// `request` and events. Signing happens in anvil, which holds the dev accounts' keys.
+//
+// Test hooks: `?wallet=autoapprove` or `?wallet=autoreject` on the page URL, or
+// `window.__sandboxWallet` (setMode, approve, reject, pending, selectAccount, switchChain, ...).
+;(() => {
+  const script = document.currentScript
+  const config = JSON.parse(script?.dataset.config ?? '{}')
+  if (!config.rpcUrl || window.__sandboxWallet) return
+
+  const storageKey = 'sandboxWallet'
+  const info = Object.freeze({
+    uuid: crypto.randomUUID(),
+    name: 'Sandbox Wallet',
+    rdns: 'dev.paysession.sandbox',
+    icon: `data:image/svg+xml,${encodeURIComponent(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96"><rect width="96" height="96" rx="22" fill="#2f5d50"/><rect x="18" y="30" width="60" height="42" rx="9" fill="#f4efe6"/><path d="M18 40h60" stroke="#2f5d50" stroke-width="6"/><circle cx="64" cy="56" r="6" fill="#f4c542"/><path d="M26 30l34-12 6 12" fill="none" stroke="#f4efe6" stroke-width="5" stroke-linejoin="round"/></svg>',
+    )}`,
+  })
+
+  const saved = (() => {
+    try {
+      return JSON.parse(localStorage.getItem(storageKey) ?? '{}')
+    } catch {
+      return {}
+    }
+  })()
+  const localChainId = `0x${Number(config.chainId).toString(16)}`
+  const state = {
+    accounts: config.accounts,
+    account: config.accounts.includes(saved.account) ? saved.account : config.accounts[0],
+    connected: saved.connected === true,
+    chainId: localChainId,
+    chains: { [localChainId]: { rpcUrl: config.rpcUrl, name: 'Local (sandbox)' } },
+    mode: new URLSearchParams(location.search).get('wallet') ?? 'ask',
+    pending: [],
+  }
+  if (!['ask', 'autoapprove', 'autoreject'].includes(state.mode)) state.mode = 'ask'
+  const save = () =>
+    localStorage.setItem(
+      storageKey,
+      JSON.stringify({ account: state.account, connected: state.connected }),
+    )
+
+  // ---- EIP-1193 plumbing ----------------------------------------------------------------
+
+  const listeners = new Map()
+  const emit = (event, value) => {
+    for (const fn of listeners.get(event) ?? []) {
+      try {
+        fn(value)
+      } catch (error) {
+        console.error(error)
+      }
+    }
+  }
+  class ProviderRpcError extends Error {
+    constructor(code, message, data) {
+      super(message)
+      this.code = code
+      if (data !== undefined) this.data = data
+    }
+  }
+  const userRejected = () => new ProviderRpcError(4001, 'User rejected the request.')
+  const unauthorized = () =>
+    new ProviderRpcError(4100, 'The requested account has not been authorized by the user.')
+
+  let rpcId = 0
+  async function rpc(method, params = []) {
+    const chain = state.chains[state.chainId]
+    if (!chain?.rpcUrl) throw new ProviderRpcError(4901, `No RPC for chain ${state.chainId}.`)
+    let response
+    try {
+      response = await fetch(chain.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
+      })
+    } catch {
+      throw new ProviderRpcError(4900, 'The wallet cannot reach the chain.')
+    }
+    const body = await response.json()
+    if (body.error) throw new ProviderRpcError(body.error.code, body.error.message, body.error.data)
+    return body.result
+  }
+
+  // Methods the page may call without the user: reads only, forwarded to the chain.
+  const readPrefixes = ['eth_', 'net_', 'web3_']
+  const signing = new Set([
+    'personal_sign',
+    'eth_sign',
+    'eth_signTypedData',
+    'eth_signTypedData_v3',
+    'eth_signTypedData_v4',
+  ])
+
+  async function request(args) {
+    if (!args || typeof args !== 'object' || typeof args.method !== 'string') {
+      throw new ProviderRpcError(-32600, 'Invalid request.')
+    }
+    const { method } = args
+    const params = Array.isArray(args.params) ? args.params : []
+    switch (method) {
+      case 'eth_chainId':
+        return state.chainId
+      case 'net_version':
+        return String(Number.parseInt(state.chainId, 16))
+      case 'eth_accounts':
+        return state.connected ? [state.account] : []
+      case 'eth_coinbase':
+        return state.connected ? state.account : null
+      case 'eth_requestAccounts':
+      case 'wallet_requestPermissions': {
+        if (!state.connected) {
+          await ask({ kind: 'connect', title: 'Connect to this site?', origin: location.origin })
+          state.connected = true
+          save()
+          render()
+          emit('accountsChanged', [state.account])
+        }
+        return method === 'eth_requestAccounts'
+          ? [state.account]
+          : [{ parentCapability: 'eth_accounts', caveats: [] }]
+      }
+      case 'wallet_getPermissions':
+        return state.connected ? [{ parentCapability: 'eth_accounts', caveats: [] }] : []
+      case 'wallet_revokePermissions':
+        disconnect()
+        return null
+      case 'wallet_switchEthereumChain': {
+        const chainId = String(params[0]?.chainId ?? '').toLowerCase()
+        if (!state.chains[chainId]) {
+          throw new ProviderRpcError(4902, `Unrecognized chain ID "${chainId}". Add it first.`)
+        }
+        setChain(chainId)
+        return null
+      }
+      case 'wallet_addEthereumChain': {
+        const chain = params[0] ?? {}
+        const chainId = String(chain.chainId ?? '').toLowerCase()
+        if (!/^0x[0-9a-f]+$/.test(chainId)) throw new ProviderRpcError(-32602, 'Invalid chainId.')
+        if (!state.chains[chainId]) {
+          await ask({
+            kind: 'add-chain',
+            title: 'Add a network?',
+            rows: [
+              ['Network', chain.chainName ?? chainId],
+              ['Chain id', String(Number.parseInt(chainId, 16))],
+              ['RPC', chain.rpcUrls?.[0] ?? '—'],
+            ],
+          })
+          state.chains[chainId] = { rpcUrl: chain.rpcUrls?.[0], name: chain.chainName ?? chainId }
+        }
+        setChain(chainId)
+        return null
+      }
+      case 'eth_sendTransaction': {
+        if (!state.connected) throw unauthorized()
+        const tx = { ...(params[0] ?? {}) }
+        if (tx.from && tx.from.toLowerCase() !== state.account.toLowerCase()) throw unauthorized()
+        tx.from = state.account
+        await ask({ kind: 'send', title: 'Confirm transaction', rows: describeTransaction(tx) })
+        return rpc('eth_sendTransaction', [tx])
+      }
+      default:
+        if (signing.has(method)) {
+          if (!state.connected) throw unauthorized()
+          await ask({
+            kind: 'sign',
+            title: 'Signature request',
+            rows: describeSignature(method, params),
+          })
+          return rpc(method, params)
+        }
+        if (method.startsWith('wallet_') || !readPrefixes.some((p) => method.startsWith(p))) {
+          throw new ProviderRpcError(4200, `The Sandbox Wallet does not support ${method}.`)
+        }
+        return rpc(method, params)
+    }
+  }
+
+  const provider = {
+    request,
+    on(event, fn) {
+      if (!listeners.has(event)) listeners.set(event, new Set())
+      listeners.get(event).add(fn)
+      return provider
+    },
+    removeListener(event, fn) {
+      listeners.get(event)?.delete(fn)
+      return provider
+    },
+  }
+  provider.off = provider.removeListener
+
+  function setChain(chainId) {
+    if (chainId === state.chainId) return
+    state.chainId = chainId
+    emit('chainChanged', chainId)
+    render()
+  }
+  function selectAccount(index) {
+    const account = state.accounts[index]
+    if (!account || account === state.account) return
+    state.account = account
+    save()
+    if (state.connected) emit('accountsChanged', [account])
+    render()
+  }
+  function disconnect() {
+    if (!state.connected) return
+    state.connected = false
+    save()
+    emit('accountsChanged', [])
+    render()
+  }
+
+  // ---- What the user is asked ---------------------------------------------------------------
+
+  const short = (value) => (value ? `${value.slice(0, 6)}…${value.slice(-4)}` : '—')
+  // 12000000n with 6 decimals → "12.00": at least two decimals, no trailing zeros beyond them.
+  const units = (value, decimals) => {
+    const s = value.toString().padStart(decimals + 1, '0')
+    const fraction = s.slice(-decimals).replace(/0+$/, '').padEnd(Math.min(2, decimals), '0')
+    return `${s.slice(0, -decimals)}${fraction ? `.${fraction}` : ''}`
+  }
+  function describeTransaction(tx) {
+    const to = String(tx.to ?? '')
+    const data = String(tx.data ?? tx.input ?? '0x')
+    const token = config.tokens.find((t) => t.address.toLowerCase() === to.toLowerCase())
+    // ERC-20 transfer(address,uint256): show it the way wallets do, as "send 12.00 USDC to …".
+    if (data.startsWith('0xa9059cbb') && data.length >= 138) {
+      const recipient = `0x${data.slice(34, 74)}`
+      const amount = BigInt(`0x${data.slice(74, 138)}`)
+      return [
+        [
+          'Send',
+          token ? `${units(amount, token.decimals)} ${token.symbol}` : `${amount} (token units)`,
+        ],
+        ['To', recipient],
+        ['Token contract', to],
+        ['From', state.account],
+        ['Network', state.chains[state.chainId]?.name ?? state.chainId],
+      ]
+    }
+    return [
+      ['To', to || '(contract creation)'],
+      ['Value', `${units(BigInt(tx.value ?? 0), 18)} ETH`],
+      ['Data', data.length > 2 ? `${data.slice(0, 10)}… (${(data.length - 2) / 2} bytes)` : 'none'],
+      ['From', state.account],
+    ]
+  }
+  function describeSignature(method, params) {
+    const message = method === 'personal_sign' ? params[0] : params[1]
+    let text = typeof message === 'string' ? message : JSON.stringify(message)
+    if (method === 'personal_sign' && /^0x[0-9a-f]*$/i.test(text)) {
+      try {
+        const bytes = text.slice(2).match(/../g) ?? []
+        text = new TextDecoder('utf-8', { fatal: true }).decode(
+          new Uint8Array(bytes.map((b) => Number.parseInt(b, 16))),
+        )
+      } catch {}
+    }
+    return [
+      ['Message', text.length > 400 ? `${text.slice(0, 400)}…` : text],
+      ['Account', state.account],
+    ]
+  }
+
+  /** Resolves when the user approves, rejects with 4001 when they reject. */
+  function ask(prompt) {
+    return new Promise((resolve, reject) => {
+      const entry = { ...prompt, approve: () => settle(true), reject: () => settle(false) }
+      function settle(approved) {
+        const index = state.pending.indexOf(entry)
+        if (index === -1) return
+        state.pending.splice(index, 1)
+        render()
+        if (approved) resolve()
+        else reject(userRejected())
+      }
+      state.pending.push(entry)
+      if (state.mode === 'autoapprove') return queueMicrotask(entry.approve)
+      if (state.mode === 'autoreject') return queueMicrotask(entry.reject)
+      render()
+    })
+  }
+
+  // ---- UI: a small badge with the account picker, and an approval dialog --------------------
+
+  const host = document.createElement('sandbox-wallet-ui')
+  const root = host.attachShadow({ mode: 'open' })
+  root.innerHTML = `<style>
+    :host { all: initial; }
+    * { box-sizing: border-box; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+    .badge { position: fixed; left: 16px; bottom: 16px; z-index: 2147483000; display: flex; align-items: center; gap: 8px;
+      padding: 8px 10px; background: #fff; color: #1d2a26; border: 1px solid #d9dfdc; border-radius: 12px;
+      box-shadow: 0 6px 24px #0f2a2214; }
+    .badge img { width: 22px; height: 22px; border-radius: 6px; }
+    .badge strong { font-weight: 600; }
+    .badge select { border: 1px solid #d9dfdc; border-radius: 8px; padding: 3px 6px; background: #f7f8f7; color: inherit; }
+    .dot { width: 8px; height: 8px; border-radius: 50%; background: #b7bfbb; }
+    .dot.on { background: #2f9e6e; }
+    .link { background: none; border: 0; color: #2f5d50; cursor: pointer; padding: 0; text-decoration: underline; }
+    dialog { width: min(380px, calc(100vw - 32px)); padding: 0; border: 0; border-radius: 16px; color: #1d2a26;
+      box-shadow: 0 24px 64px #0f2a2240; }
+    dialog::backdrop { background: #0f1f1a66; }
+    header { display: flex; align-items: center; gap: 10px; padding: 16px 18px; border-bottom: 1px solid #eef1ef; }
+    header img { width: 28px; height: 28px; border-radius: 8px; }
+    header small { display: block; color: #66736e; }
+    h2 { margin: 0; font-size: 15px; font-weight: 650; }
+    .body { padding: 14px 18px; }
+    .origin { margin: 0 0 10px; color: #66736e; }
+    dl { margin: 0; display: grid; gap: 8px; }
+    dl div { display: grid; gap: 2px; }
+    dt { color: #66736e; font-size: 12px; }
+    dd { margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; word-break: break-all; }
+    dd.big { font: 600 20px/1.3 system-ui, sans-serif; }
+    footer { display: flex; gap: 10px; padding: 14px 18px 18px; }
+    footer button { flex: 1; padding: 10px 12px; border-radius: 10px; font-weight: 600; cursor: pointer; border: 1px solid #cfd6d3; background: #fff; color: #1d2a26; }
+    footer button.approve { background: #2f5d50; border-color: #2f5d50; color: #fff; }
+    button:focus-visible, select:focus-visible { outline: 3px solid #f4c542; outline-offset: 2px; }
+  </style>
+  <div class="badge" part="badge">
+    <img alt="" src="${info.icon}">
+    <span><strong>Sandbox Wallet</strong></span>
+    <span class="dot" title="Not connected"></span>
+    <select aria-label="Test customer"></select>
+    <button class="link" type="button" hidden>Disconnect</button>
+  </div>
+  <dialog aria-labelledby="sw-title">
+    <header><img alt="" src="${info.icon}"><div><h2 id="sw-title"></h2><small>Sandbox Wallet · test customer</small></div></header>
+    <div class="body"><p class="origin"></p><dl></dl></div>
+    <footer><button type="button" class="reject">Reject</button><button type="button" class="approve">Approve</button></footer>
+  </dialog>`
+  const $ = (selector) => root.querySelector(selector)
+  const select = $('select')
+  const dialog = $('dialog')
+  select.innerHTML = state.accounts
+    .map((a, i) => `<option value="${i}">Customer ${i} · ${short(a)}</option>`)
+    .join('')
+  select.addEventListener('change', () => selectAccount(Number(select.value)))
+  $('.badge .link').addEventListener('click', disconnect)
+  $('.approve').addEventListener('click', () => state.pending[0]?.approve())
+  $('.reject').addEventListener('click', () => state.pending[0]?.reject())
+  // Escape closes the dialog: that is a rejection, as in a wallet's popup.
+  dialog.addEventListener('cancel', (event) => {
+    event.preventDefault()
+    state.pending[0]?.reject()
+  })
+
+  function render() {
+    select.value = String(state.accounts.indexOf(state.account))
+    const dot = $('.dot')
+    dot.classList.toggle('on', state.connected)
+    dot.title = state.connected ? 'Connected to this site' : 'Not connected'
+    $('.badge .link').hidden = !state.connected
+    const prompt = state.pending[0]
+    if (!prompt) {
+      if (dialog.open) dialog.close()
+      return
+    }
+    dialog.dataset.kind = prompt.kind
+    $('#sw-title').textContent = prompt.title
+    $('.origin').textContent = `${location.host} asks`
+    const rows =
+      prompt.kind === 'connect'
+        ? [
+            ['Account', state.account],
+            ['Permissions', 'See your address and balances, and ask you to approve transactions'],
+          ]
+        : prompt.rows
+    const dl = $('dl')
+    dl.replaceChildren(
+      ...rows.map(([label, value], i) => {
+        const div = document.createElement('div')
+        const dt = document.createElement('dt')
+        const dd = document.createElement('dd')
+        dt.textContent = label
+        dd.textContent = value
+        if (prompt.kind === 'send' && i === 0) dd.className = 'big'
+        div.append(dt, dd)
+        return div
+      }),
+    )
+    $('.approve').textContent = prompt.kind === 'connect' ? 'Connect' : 'Approve'
+    // Opened last, the wallet's modal sits above any modal the page has open (the top layer).
+    if (!dialog.open) {
+      dialog.showModal()
+      $('.approve').focus()
+    }
+  }
+
+  function mount() {
+    document.body.append(host)
+    render()
+  }
+  if (document.body) mount()
+  else document.addEventListener('DOMContentLoaded', mount, { once: true })
+
+  // ---- EIP-6963 announcement, and the legacy window.ethereum when nothing else claimed it --------
+
+  const announce = () =>
+    window.dispatchEvent(
+      new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }),
+    )
+  window.addEventListener('eip6963:requestProvider', announce)
+  announce()
+  if (!window.ethereum) window.ethereum = provider
+  queueMicrotask(() => emit('connect', { chainId: state.chainId }))
+
+  window.__sandboxWallet = {
+    provider,
+    info,
+    get account() {
+      return state.account
+    },
+    get accounts() {
+      return [...state.accounts]
+    },
+    get connected() {
+      return state.connected
+    },
+    get chainId() {
+      return state.chainId
+    },
+    get mode() {
+      return state.mode
+    },
+    /** 'ask' (default), 'autoapprove' or 'autoreject'. */
+    setMode(mode) {
+      if (!['ask', 'autoapprove', 'autoreject'].includes(mode)) throw new Error(`bad mode ${mode}`)
+      state.mode = mode
+    },
+    /** The open prompts, oldest first: [{ kind: 'connect' | 'send' | 'sign' | 'add-chain', title, rows }]. */
+    pending: () => state.pending.map(({ kind, title, rows }) => ({ kind, title, rows })),
+    approve: () => state.pending[0]?.approve(),
+    reject: () => state.pending[0]?.reject(),
+    selectAccount,
+    disconnect,
+    /** Switches as if the user did it in the wallet (emits chainChanged); e.g. '0x1' to test a wrong network. */
+    switchChain(chainId) {
+      const id = String(chainId).toLowerCase()
+      if (!state.chains[id]) state.chains[id] = { rpcUrl: undefined, name: id }
+      setChain(id)
+    },
+  }
+})()

@@ -1,0 +1,71 @@
+// `npm run demo`: the sandbox (anvil + the service) and the demo merchant, in one process.
+import { dirname, resolve } from 'node:path'
+import { buildSpa } from './server/buildSpa.js'
+import { appRoot, checkoutCdnDir, startDemo } from './startDemo.js'
+
+const env = process.env
+const num = (value: string | undefined, fallback: number) =>
+  value === undefined || value === '' ? fallback : Number(value)
+const repoRoot = resolve(appRoot, '..', '..')
+
+const spa = await buildSpa({
+  appRoot,
+  checkoutDist: dirname(checkoutCdnDir()),
+  log: (m) => console.log(m),
+})
+
+const port = num(env.PAYSESSION_DEMO_PORT, 3000)
+const demo = await startDemo({
+  port,
+  sandbox: {
+    port: num(env.PAYSESSION_PORT, 4010),
+    chainPort: num(env.PAYSESSION_CHAIN_PORT, 8545),
+    dataDir: resolve(repoRoot, env.PAYSESSION_DATA_DIR || '.paysession'),
+    apiKey: env.PAYSESSION_API_KEY || undefined,
+    webhookSecret: env.PAYSESSION_WEBHOOK_SECRET || undefined,
+    quiet: true,
+  },
+}).catch((error: unknown) => {
+  const text = error instanceof Error ? error.message : String(error)
+  console.error(`The demo could not start: ${text}`)
+  if (/EADDRINUSE/.test(text)) {
+    console.error(
+      'A port is taken. Set PAYSESSION_DEMO_PORT, PAYSESSION_PORT or PAYSESSION_CHAIN_PORT to free ones.',
+    )
+  }
+  process.exit(1)
+})
+
+const shown = demo.url.replace('127.0.0.1', 'localhost')
+const sb = demo.sandbox
+const lines = [
+  '',
+  '  Harbor & Pine, the paysession demo merchant, is running.',
+  '',
+  `  Open the shop     ${shown}`,
+  `  Merchant console  ${shown}/console`,
+  spa === 'no-checkout-build' || spa === 'failed'
+    ? '  SPA checkout      not built (it needs the @paysession/checkout build: npm run setup)'
+    : `  SPA checkout      ${shown}/spa/<session id> (pick "SPA" in the shop)`,
+  '',
+  `  Sandbox API       ${sb.apiUrl}   key ${sb.apiKey}`,
+  `  Chain RPC         ${sb.rpcUrl}   chain id ${sb.chainId}`,
+  `  Webhooks          ${demo.url}/webhooks, verified with the sandbox's secret`,
+  `  Data folder       ${sb.dataDir ?? '(memory)'}`,
+  '',
+  '  The built-in "Sandbox Wallet" pays as a funded test customer, in any browser.',
+  '  Ctrl-C stops everything; the next run resumes with the same sessions and balances.',
+  '',
+]
+console.log(lines.join('\n'))
+
+let stopping = false
+async function stop() {
+  if (stopping) return
+  stopping = true
+  console.log('Stopping the demo, the sandbox and anvil…')
+  await demo.stop().catch((error: unknown) => console.error(error))
+  process.exit(0)
+}
+process.on('SIGINT', stop)
+process.on('SIGTERM', stop)

@@ -1,0 +1,39 @@
+import { html, type SafeHtml } from './html.js'
+
+export type LayoutOptions = {
+  title: string
+  body: SafeHtml
+  /** Highlights the nav entry. */
+  active?: 'shop' | 'console'
+  /** Extra tags for <head> (scripts). */
+  head?: SafeHtml
+}
+
+/** The page frame every server-rendered page shares. */
+export function layout(options: LayoutOptions): string {
+  const nav = (href: string, label: string, key: LayoutOptions['active']) =>
+    html`<a href="${href}" ${options.active === key ? html`aria-current="page"` : ''}>${label}</a>`
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title} · Harbor &amp; Pine</title>
+<link rel="icon" href="/assets/favicon.svg">
+<link rel="stylesheet" href="/assets/styles.css">
+${options.head ?? ''}
+</head>
+<body>
+<div class="sandbox-banner" role="note">Sandbox mode: payments use test stablecoins on a local chain. No real money moves.</div>
+<header class="site-header">
+  <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">H</span> Harbor &amp; Pine</a>
+  <nav aria-label="Main">${nav('/', 'Shop', 'shop')}${nav('/console', 'Merchant console', 'console')}</nav>
+</header>
+<main>
+${options.body}
+</main>
+<footer class="site-footer">Demo merchant for <strong>paysession</strong>, stablecoin checkout on the Payment Session Service.</footer>
+</body>
+</html>
+`.value
+}

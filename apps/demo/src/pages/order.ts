@@ -1,0 +1,82 @@
+import type { PaymentSession } from '@paysession/server'
+import { formatPrice, type Product } from '../catalog/products.js'
+import { html, type SafeHtml, short } from './html.js'
+import { illustration } from './illustration.js'
+import { layout } from './layout.js'
+
+const steps = [
+  { status: 'CREATED', label: 'Order placed' },
+  { status: 'PENDING', label: 'Transfer sent' },
+  { status: 'FUNDED', label: 'Payment received' },
+  { status: 'CAPTURING', label: 'Merchant capturing' },
+  { status: 'SUCCEEDED', label: 'Complete' },
+] as const
+
+const headlines: Record<string, [string, string]> = {
+  CREATED: ['Waiting for your payment', 'Finish the checkout to pay for this order.'],
+  PENDING: ['Payment on its way', 'We see your wallet; the transfer is being confirmed on-chain.'],
+  FUNDED: ['Payment received', 'Thank you! Your order is paid and being prepared.'],
+  CAPTURING: ['Payment received', 'The merchant is settling your payment.'],
+  SUCCEEDED: ['Order complete', 'Your payment is settled. Anything left over was refunded to you.'],
+  CANCELED: ['Order canceled', 'This order was not paid within the payment window.'],
+  ERROR: ['Something went wrong', 'The payment needs attention; the merchant has been told.'],
+}
+
+/** The live part of the order page: re-rendered by the server on every poll. */
+export function orderStatusFragment(session: PaymentSession): SafeHtml {
+  const [title, text] = headlines[session.status] ?? [session.status, '']
+  const failed = session.status === 'CANCELED' || session.status === 'ERROR'
+  // A completed partial capture returns the session to FUNDED: it has still been capturing.
+  const rank = Math.max(
+    steps.findIndex((s) => s.status === session.status),
+    session.captures?.length ? 3 : -1,
+  )
+  return html`<div class="order-status ${failed ? 'is-failed' : ''}" data-status="${session.status}">
+  <h2>${title}</h2>
+  <p class="muted">${text}</p>
+  ${
+    failed
+      ? html`<p class="badge badge-${session.status.toLowerCase()}">${session.status}</p>`
+      : html`<ol class="timeline">${steps.map((s, i) => {
+          const state =
+            i < rank || session.status === 'SUCCEEDED' ? 'done' : i === rank ? 'current' : 'todo'
+          return html`<li class="step step-${state}" ${state === 'current' ? html`aria-current="step"` : ''}><span class="dot" aria-hidden="true"></span><span>${s.label}</span><code>${s.status}</code></li>`
+        })}</ol>`
+  }
+  <dl class="facts">
+    <div><dt>Status</dt><dd><span class="badge badge-${session.status.toLowerCase()}" data-testid="order-status">${session.status}</span></dd></div>
+    ${session.tokenSymbol ? html`<div><dt>Token</dt><dd>${session.tokenSymbol}</dd></div>` : ''}
+    ${session.userAddress ? html`<div><dt>From</dt><dd><code title="${session.userAddress}">${short(session.userAddress)}</code></dd></div>` : ''}
+    ${session.fundingTransactionHash ? html`<div><dt>Transfer</dt><dd><code title="${session.fundingTransactionHash}">${short(session.fundingTransactionHash, 10, 6)}</code></dd></div>` : ''}
+  </dl>
+</div>`
+}
+
+export function orderPage(options: {
+  session: PaymentSession
+  product: Product | undefined
+}): string {
+  const { session, product } = options
+  return layout({
+    title: 'Your order',
+    head: html`<script type="module" src="/assets/order.js"></script>`,
+    body: html`
+<nav class="crumbs" aria-label="Breadcrumb"><a href="/">Shop</a> / Order</nav>
+<h1>Your order</h1>
+<div class="checkout-grid">
+  <aside class="card summary">
+    ${product ? illustration(product) : ''}
+    <div class="summary-body">
+      <h2>${product?.name ?? 'Order'}</h2>
+      <dl class="facts">
+        <div><dt>Total</dt><dd class="price">${session.amount && session.currency ? formatPrice(session.amount, session.currency) : '—'}</dd></div>
+        <div><dt>Order</dt><dd><code>${session.paymentSessionId}</code></dd></div>
+      </dl>
+    </div>
+  </aside>
+  <section class="card" aria-live="polite" data-live="order" data-session="${session.paymentSessionId}">
+    ${orderStatusFragment(session)}
+  </section>
+</div>`,
+  })
+}

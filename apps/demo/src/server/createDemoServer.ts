@@ -1,0 +1,310 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { join } from 'node:path'
+import {
+  isPaySessionError,
+  type PaymentSession,
+  type PaySessionClient,
+  toNodeListener,
+} from '@paysession/server'
+import { productById } from '../catalog/products.js'
+import { checkoutPage, type WalletConfig, walletTag } from '../pages/checkout.js'
+import {
+  type ConsoleData,
+  consolePage,
+  detailFragment,
+  sessionsFragment,
+  webhooksFragment,
+} from '../pages/console.js'
+import { escapeHtml, html } from '../pages/html.js'
+import { illustration } from '../pages/illustration.js'
+import { layout } from '../pages/layout.js'
+import { orderPage, orderStatusFragment } from '../pages/order.js'
+import { shopPage } from '../pages/shop.js'
+import type { BalanceReader } from './balances.js'
+import { readForm, redirect, send, sendJson, serveFile } from './http.js'
+import type { OrderStore } from './orders.js'
+import type { WebhookLog } from './webhookLog.js'
+
+export type DemoServerOptions = {
+  client: PaySessionClient
+  orders: OrderStore
+  webhooks: WebhookLog
+  balances: BalanceReader
+  /** The service's base URL the widget talks to (the sandbox's). */
+  apiBase: string
+  wallet: WalletConfig
+  treasury: string
+  /** Where the sandbox posts status updates (shown in the console). */
+  webhookUrl: () => string
+  paths: {
+    /** apps/demo/public */
+    assets: string
+    /** packages/checkout/dist/cdn: the script-tag build. */
+    cdn: string
+    /** apps/demo/dist/spa: the Vite-built SPA. */
+    spa: string
+  }
+}
+
+const sessionPath = /^\/(checkout|orders|api\/checkout)\/([^/]+?)(\/live)?$/
+
+/** The integrity hash of the script-tag build, if the checkout build publishes one. */
+function readIntegrity(cdn: string): string | undefined {
+  for (const name of ['sri.json', 'integrity.json']) {
+    const file = join(cdn, name)
+    if (!existsSync(file)) continue
+    try {
+      const json = JSON.parse(readFileSync(file, 'utf8'))
+      const entry = json['paysession-checkout.js'] ?? json.integrity
+      const value = typeof entry === 'string' ? entry : entry?.integrity
+      if (typeof value === 'string' && /^sha(256|384|512)-/.test(value)) return value
+    } catch {}
+  }
+  return undefined
+}
+
+function message(error: unknown): string {
+  if (isPaySessionError(error)) return `${error.shortMessage} (${error.code})`
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** The demo merchant's HTTP server: its pages, its small JSON API, its webhook endpoint. */
+export function createDemoServer(options: DemoServerOptions): Server {
+  const { client, orders } = options
+  const onWebhook = toNodeListener(options.webhooks.handler)
+
+  const notFound = (res: ServerResponse, what = 'Page not found') =>
+    send(
+      res,
+      404,
+      layout({
+        title: 'Not found',
+        body: html`<h1>${what}</h1><p><a href="/">Back to the shop</a></p>`,
+      }),
+    )
+
+  async function sessionOr404(res: ServerResponse, id: string) {
+    try {
+      return await client.getSession(id)
+    } catch (error) {
+      if (isPaySessionError(error, 'SESSION_NOT_FOUND')) {
+        notFound(res, 'No such order')
+        return undefined
+      }
+      throw error
+    }
+  }
+
+  async function consoleData(selectedId: string | null): Promise<ConsoleData> {
+    const sessions = (await client.listSessions()).slice(0, 25)
+    const pick = selectedId ?? sessions[0]?.paymentSessionId
+    const selected = pick
+      ? (sessions.find((s) => s.paymentSessionId === pick) ??
+        (await client.getSession(pick).catch(() => undefined)))
+      : undefined
+    const accounts: { label: string; address: string | null | undefined }[] = [
+      { label: 'One-time wallet', address: selected?.oneTimeWalletAddress },
+      { label: 'Customer', address: selected?.userAddress },
+      { label: 'Treasury', address: options.treasury },
+    ]
+    const balances = await Promise.all(
+      accounts
+        .filter((a): a is { label: string; address: string } => Boolean(a.address))
+        .map(async (a) => ({ ...a, values: await options.balances.of(a.address) })),
+    )
+    return {
+      sessions,
+      selected,
+      orders: (id) => orders.get(id),
+      balances,
+      tokens: options.wallet.tokens.map((t) => t.symbol),
+      webhooks: options.webhooks.entries.slice(0, 50),
+      facts: {
+        apiUrl: options.apiBase,
+        rpcUrl: options.wallet.rpcUrl,
+        webhookUrl: options.webhookUrl(),
+      },
+    }
+  }
+
+  async function createCheckout(req: IncomingMessage, res: ServerResponse) {
+    const form = await readForm(req)
+    const product = productById(form.get('product'))
+    if (!product) return send(res, 400, shopPage({ error: 'Pick a product first.' }))
+    const integration = form.get('integration') === 'spa' ? 'spa' : 'script'
+    const cart = form.get('cart') || crypto.randomUUID()
+    try {
+      const session = await client.createSession({
+        amount: product.amount,
+        currency: product.currency,
+        requestId: `${cart}:${product.id}`,
+      })
+      if (!orders.get(session.paymentSessionId)) {
+        orders.put({
+          paymentSessionId: session.paymentSessionId,
+          requestId: session.requestId ?? `${cart}:${product.id}`,
+          productId: product.id,
+          amount: session.amount ?? product.amount,
+          currency: session.currency ?? product.currency,
+          integration,
+          sessionToken: session.paymentSessionToken,
+          sessionTokenExpiresAt: session.paymentSessionTokenExpiresAt,
+          createdAt: session.createdAt ?? new Date().toISOString(),
+        })
+      }
+      const base = integration === 'spa' ? '/spa' : '/checkout'
+      redirect(res, `${base}/${encodeURIComponent(session.paymentSessionId)}`)
+    } catch (error) {
+      send(res, 502, shopPage({ error: `Could not start the checkout: ${message(error)}` }))
+    }
+  }
+
+  async function capture(req: IncomingMessage, res: ServerResponse, id: string) {
+    const form = await readForm(req)
+    const amount = (form.get('amount') ?? '').trim()
+    const final = form.get('final') === 'true'
+    const back = (key: 'notice' | 'error', text: string) =>
+      redirect(res, `/console?session=${encodeURIComponent(id)}&${key}=${encodeURIComponent(text)}`)
+    try {
+      const c = await client.createCapture(id, { captureAmount: amount, isFinalCapture: final })
+      back(
+        'notice',
+        `${final ? 'Final capture' : 'Capture'} ${c.captureId} of ${c.captureAmount} started.`,
+      )
+    } catch (error) {
+      back('error', `Capture refused: ${message(error)}`)
+    }
+  }
+
+  function spaPage(res: ServerResponse) {
+    const index = join(options.paths.spa, 'index.html')
+    if (!existsSync(index)) {
+      return send(
+        res,
+        503,
+        layout({
+          title: 'SPA not built',
+          body: html`<h1>The SPA checkout is not built</h1><p class="muted">It needs the <code>@paysession/checkout</code> npm build. Run <code>npm run setup</code>, then restart the demo.</p>`,
+        }),
+      )
+    }
+    const page = readFileSync(index, 'utf8').replace(
+      '<!-- sandbox-wallet -->',
+      walletTag(options.wallet).value,
+    )
+    send(res, 200, page)
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://demo.local')
+    const { pathname } = url
+    const method = req.method ?? 'GET'
+
+    if (pathname === '/webhooks') return onWebhook(req, res)
+    if (method === 'POST' && pathname === '/checkout') return createCheckout(req, res)
+    const captureMatch = /^\/console\/sessions\/([^/]+)\/captures$/.exec(pathname)
+    if (method === 'POST' && captureMatch)
+      return capture(req, res, decodeURIComponent(captureMatch[1]!))
+    if (method !== 'GET' && method !== 'HEAD')
+      return send(res, 405, 'Method not allowed', 'text/plain')
+
+    if (pathname === '/') return send(res, 200, shopPage())
+    const picture = /^\/products\/([a-z-]+)\.svg$/.exec(pathname)
+    const pictured = productById(picture?.[1])
+    if (pictured) return send(res, 200, illustration(pictured).value, 'image/svg+xml')
+    if (pathname.startsWith('/assets/')) {
+      return serveFile(req, res, options.paths.assets, pathname.slice(8)) || notFound(res)
+    }
+    if (pathname.startsWith('/cdn/')) {
+      return serveFile(req, res, options.paths.cdn, pathname.slice(5)) || notFound(res)
+    }
+    if (pathname.startsWith('/spa/assets/')) {
+      return serveFile(req, res, options.paths.spa, pathname.slice(5)) || notFound(res)
+    }
+    // The SPA routes itself: /spa/:id, /spa/:id/paid, /spa?session=…
+    if (pathname === '/spa' || pathname.startsWith('/spa/')) return spaPage(res)
+    if (pathname === '/console') {
+      const data = await consoleData(url.searchParams.get('session'))
+      return send(
+        res,
+        200,
+        consolePage(data, {
+          notice: url.searchParams.get('notice'),
+          error: url.searchParams.get('error'),
+        }),
+      )
+    }
+    if (pathname === '/console/live') {
+      const data = await consoleData(url.searchParams.get('session'))
+      return sendJson(res, 200, {
+        status: data.selected?.status ?? null,
+        capturableAmount: data.selected?.capturableAmount ?? null,
+        sessions: sessionsFragment(data).value,
+        detail: detailFragment(data).value,
+        webhooks: webhooksFragment(data).value,
+      })
+    }
+
+    const match = sessionPath.exec(pathname)
+    if (!match) return notFound(res)
+    const [, kind, rawId, live] = match
+    const id = decodeURIComponent(rawId!)
+    const order = orders.get(id)
+
+    if (kind === 'checkout' && !live) {
+      const product = productById(order?.productId)
+      if (!order || !product) return notFound(res, 'No such checkout')
+      return send(
+        res,
+        200,
+        checkoutPage({
+          order,
+          product,
+          apiBase: options.apiBase,
+          wallet: options.wallet,
+          cdnAvailable: existsSync(join(options.paths.cdn, 'paysession-checkout.js')),
+          integrity: readIntegrity(options.paths.cdn),
+        }),
+      )
+    }
+    if (kind === 'api/checkout' && !live) {
+      // The SPA's equivalent of the checkout page: what the customer's browser needs, never the API key.
+      const product = productById(order?.productId)
+      if (!order || !product)
+        return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'No such checkout' } })
+      return sendJson(res, 200, {
+        paymentSessionId: order.paymentSessionId,
+        sessionToken: order.sessionToken,
+        apiBase: options.apiBase,
+        chain: { id: options.wallet.chainId, rpcUrl: options.wallet.rpcUrl },
+        product: {
+          name: product.name,
+          description: product.description,
+          image: `/products/${product.id}.svg`,
+        },
+        amount: order.amount,
+        currency: order.currency,
+      })
+    }
+    if (kind === 'orders') {
+      const session: PaymentSession | undefined = await sessionOr404(res, id)
+      if (!session) return
+      if (live) {
+        return sendJson(res, 200, {
+          status: session.status,
+          html: orderStatusFragment(session).value,
+        })
+      }
+      return send(res, 200, orderPage({ session, product: productById(order?.productId) }))
+    }
+    notFound(res)
+  }
+
+  return createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      if (res.headersSent) return res.destroy()
+      send(res, 500, `Demo server error: ${escapeHtml(message(error))}`, 'text/html; charset=utf-8')
+    })
+  })
+}

@@ -1,0 +1,87 @@
+import { createRequire } from 'node:module'
+import type { AddressInfo } from 'node:net'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type Sandbox, type SandboxOptions, startSandbox } from '@paysession/sandbox'
+import { createPaySessionClient } from '@paysession/server'
+import { createBalanceReader } from './server/balances.js'
+import { createDemoServer } from './server/createDemoServer.js'
+import { createOrderStore } from './server/orders.js'
+import { createWebhookLog, type WebhookLog } from './server/webhookLog.js'
+
+export const appRoot = fileURLToPath(new URL('..', import.meta.url))
+
+/** packages/checkout/dist/cdn, found through the workspace dependency. */
+export function checkoutCdnDir(): string {
+  const pkg = createRequire(import.meta.url).resolve('@paysession/checkout/package.json')
+  return join(dirname(pkg), 'dist', 'cdn')
+}
+
+export type DemoOptions = {
+  /** The demo's port on 127.0.0.1 (0: any free port). Default 3000. */
+  port?: number
+  /** Passed to the in-process sandbox; its webhook URL is set to this server's /webhooks. */
+  sandbox?: SandboxOptions
+}
+
+export type Demo = {
+  url: string
+  sandbox: Sandbox
+  webhooks: WebhookLog
+  stop(): Promise<void>
+}
+
+/** Starts the sandbox (anvil + the service) and the demo merchant's server in this process. */
+export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+  const sandbox = await startSandbox(options.sandbox)
+  try {
+    // Every API-key call goes through @paysession/server, as a real merchant's would.
+    const client = createPaySessionClient({ baseUrl: sandbox.apiUrl, apiKey: sandbox.apiKey })
+    const webhooks = createWebhookLog({ secret: sandbox.webhookSecret, client })
+    const tokens = Object.values(sandbox.tokens)
+    const dataDir = options.sandbox?.dataDir
+    let webhookUrl = ''
+    const server = createDemoServer({
+      client,
+      orders: createOrderStore(dataDir ? join(dataDir, 'demo-orders.json') : undefined),
+      webhooks,
+      balances: createBalanceReader(sandbox.rpcUrl, tokens),
+      apiBase: sandbox.apiUrl,
+      treasury: sandbox.treasury,
+      wallet: {
+        rpcUrl: sandbox.rpcUrl,
+        chainId: sandbox.chainId,
+        accounts: sandbox.customers.map((c) => c.address),
+        tokens,
+      },
+      webhookUrl: () => webhookUrl,
+      paths: {
+        assets: join(appRoot, 'public'),
+        cdn: checkoutCdnDir(),
+        spa: join(appRoot, 'dist', 'spa'),
+      },
+    })
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(options.port ?? 3000, '127.0.0.1', () => resolve())
+    })
+    const { port } = server.address() as AddressInfo
+    const url = `http://127.0.0.1:${port}`
+    webhookUrl = `http://127.0.0.1:${port}/webhooks`
+    sandbox.setWebhookUrl(webhookUrl)
+    return {
+      url,
+      sandbox,
+      webhooks,
+      async stop() {
+        sandbox.setWebhookUrl(undefined)
+        server.closeAllConnections()
+        await new Promise<void>((resolve) => server.close(() => resolve()))
+        await sandbox.stop()
+      },
+    }
+  } catch (error) {
+    await sandbox.stop()
+    throw error
+  }
+}
