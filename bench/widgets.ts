@@ -57,7 +57,14 @@ try {
     for (const stop of stops) stop()
     const elapsed = (performance.now() - t0) / 1000
     const all = perPoller.flat().sort((a, b) => a - b)
-    const pollerP99 = perPoller.map((l) => percentile([...l].sort((a, b) => a - b), 99)).sort((a, b) => a - b)
+    const pollerP99 = perPoller
+      .map((l) =>
+        percentile(
+          [...l].sort((a, b) => a - b),
+          99,
+        ),
+      )
+      .sort((a, b) => a - b)
     rows.push({
       widgets,
       'poll every ms': INTERVAL,
@@ -70,7 +77,10 @@ try {
       errors,
     })
   }
-  printTable(`Concurrent checkouts (core watchSession in Node) polling one sandbox, ${SECONDS}s each`, rows)
+  printTable(
+    `Concurrent checkouts (core watchSession in Node) polling one sandbox, ${SECONDS}s each`,
+    rows,
+  )
 } finally {
   await sb.stop()
 }

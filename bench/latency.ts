@@ -1,0 +1,125 @@
+// Latency benchmark: real payments through the demo's script-tag checkout page in Chromium,
+// paid by the Sandbox Wallet (auto-approve). Measures, in the page, the time from the funding
+// transaction's receipt to the widget showing paid, and counts the checkout's HTTP requests
+// (total, while paid, and after the terminal status).
+import { chromium, type Page } from '@playwright/test'
+import { chromiumLaunchOptions, startDemoProcess } from './lib/demo-process.ts'
+import { percentile, printTable } from './lib/sandbox-process.ts'
+
+const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 30)
+const WINDOW_MS = Number(process.env.BENCH_QUIET_WINDOW_MS ?? 10_000)
+const COUNTED = Number(process.env.BENCH_COUNTED ?? 3)
+
+const demo = await startDemoProcess({ demo: 3430, api: 4430, chain: 8830 })
+const browser = await chromium.launch(chromiumLaunchOptions)
+
+async function newCheckout(): Promise<string> {
+  const res = await fetch(`${demo.url}/checkout`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ product: 'mug', integration: 'script', cart: crypto.randomUUID() }),
+  })
+  const location = res.headers.get('location')
+  if (!location) throw new Error(`the shop did not redirect (${res.status})`)
+  return decodeURIComponent(location.split('/').pop()!)
+}
+
+async function rpc(method: string, params: unknown[]) {
+  const res = await fetch(demo.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return ((await res.json()) as { result: any }).result
+}
+
+const widget = (page: Page) => page.locator('paysession-checkout')
+
+try {
+  const latencies: number[] = []
+  const counts: Record<string, number>[] = []
+  for (let i = 0; i < PAYMENTS; i++) {
+    const id = await newCheckout()
+    const page = await browser.newPage()
+    const requests: { url: string; at: number }[] = []
+    page.on('request', (r) => {
+      const url = r.url()
+      if (url.startsWith(demo.apiUrl) || url.startsWith(demo.rpcUrl))
+        requests.push({ url, at: Date.now() })
+    })
+    await page.addInitScript(() => {
+      const w = window as any
+      w.__marks = {}
+      for (const type of ['paysession-funding-sent', 'paysession-paid', 'paysession-status-change'])
+        document.addEventListener(type, (e: any) => {
+          w.__marks[type] = Date.now()
+          if (type === 'paysession-status-change')
+            w.__marks[`status:${e.detail?.status}`] = Date.now()
+          if (type === 'paysession-funding-sent') w.__marks.hash = e.detail?.hash
+        })
+    })
+    await page.goto(`${demo.url}/checkout/${id}?wallet=autoapprove`)
+    const t0 = Date.now()
+    await widget(page).getByRole('button', { name: /^Pay / }).click()
+    await widget(page)
+      .getByRole('button', { name: /Sandbox Wallet/ })
+      .click()
+    await widget(page).getByRole('button', { name: /USDC/ }).click()
+    await widget(page).getByRole('dialog').getByRole('button', { name: /^Pay / }).click()
+    await page.waitForFunction(() => (window as any).__marks['paysession-paid'], null, {
+      timeout: 30_000,
+    })
+    const marks = await page.evaluate(() => (window as any).__marks)
+    // With automine the wallet returns the hash once the transaction is mined: check it.
+    const receipt = await rpc('eth_getTransactionReceipt', [marks.hash])
+    if (!receipt || receipt.status !== '0x1')
+      throw new Error(`no successful receipt for ${marks.hash}`)
+    latencies.push(marks['paysession-paid'] - marks['paysession-funding-sent'])
+
+    if (i < COUNTED) {
+      const paidAt = marks['paysession-paid']
+      await page.waitForTimeout(WINDOW_MS)
+      const whilePaid = requests.filter((r) => r.at > paidAt).length
+      // The merchant's final capture makes the session terminal (SUCCEEDED).
+      const cap = await fetch(`${demo.apiUrl}/api/v1/payment-sessions/${id}/captures`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          requestId: crypto.randomUUID(),
+          captureAmount: '24.50',
+          isFinalCapture: true,
+        }),
+      })
+      if (cap.status !== 202) throw new Error(`capture failed: ${cap.status}`)
+      await page.waitForFunction(() => (window as any).__marks['status:SUCCEEDED'], null, {
+        timeout: 60_000,
+      })
+      const doneAt = await page.evaluate(() => (window as any).__marks['status:SUCCEEDED'])
+      await page.waitForTimeout(WINDOW_MS)
+      counts.push({
+        payment: i + 1,
+        'to paid': requests.filter((r) => r.at <= paidAt).length,
+        [`${WINDOW_MS / 1000}s while paid`]: whilePaid,
+        [`${WINDOW_MS / 1000}s after SUCCEEDED`]: requests.filter((r) => r.at > doneAt + 50).length,
+        total: requests.length,
+        'click to paid ms': paidAt - t0,
+      })
+    }
+    await page.close()
+  }
+  latencies.sort((a, b) => a - b)
+  printTable(`Receipt → widget shows paid (${PAYMENTS} payments, script-tag page, Chromium)`, [
+    {
+      payments: latencies.length,
+      'p50 ms': percentile(latencies, 50),
+      'p95 ms': percentile(latencies, 95),
+      'min ms': latencies[0],
+      'max ms': latencies[latencies.length - 1],
+    },
+  ])
+  printTable('HTTP requests of one checkout to the service and the chain', counts)
+} finally {
+  await browser.close()
+  await demo.stop()
+}
