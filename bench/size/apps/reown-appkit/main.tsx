@@ -1,0 +1,52 @@
+// Reown AppKit with its wagmi adapter: the <appkit-button> web component + a wagmi ERC-20 transfer.
+// Built twice by run.mjs: with wagmi 3 (what a fresh install gets) and with wagmi 2.
+import { base } from '@reown/appkit/networks'
+import { createAppKit } from '@reown/appkit/react'
+import { WagmiAdapter } from '@reown/appkit-adapter-wagmi'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { createElement } from 'react'
+import { createRoot } from 'react-dom/client'
+import { erc20Abi } from 'viem'
+import { useAccount, useWriteContract, WagmiProvider } from 'wagmi'
+import { AMOUNT, MERCHANT, PROJECT_ID, USDC_BASE } from '../shared'
+
+const wagmiAdapter = new WagmiAdapter({ projectId: PROJECT_ID, networks: [base] })
+createAppKit({
+  adapters: [wagmiAdapter],
+  networks: [base],
+  projectId: PROJECT_ID,
+  metadata: { name: 'Bench', description: 'Bench', url: 'https://example.com', icons: [] },
+})
+
+function Pay() {
+  const { isConnected } = useAccount()
+  const { writeContract } = useWriteContract()
+  return (
+    <>
+      {createElement('appkit-button')}
+      {isConnected && (
+        <button
+          type="button"
+          onClick={() =>
+            writeContract({
+              address: USDC_BASE,
+              abi: erc20Abi,
+              functionName: 'transfer',
+              args: [MERCHANT, AMOUNT],
+            })
+          }
+        >
+          Pay 10 USDC
+        </button>
+      )}
+    </>
+  )
+}
+
+createRoot(document.getElementById('app')!).render(
+  <WagmiProvider config={wagmiAdapter.wagmiConfig}>
+    <QueryClientProvider client={new QueryClient()}>
+      <Pay />
+    </QueryClientProvider>
+  </WagmiProvider>,
+)

@@ -1,0 +1,50 @@
+// Baseline: wagmi + viem + @tanstack/react-query + React, no wallet UI kit.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { createRoot } from 'react-dom/client'
+import { erc20Abi } from 'viem'
+import { createConfig, http, useAccount, useConnect, useWriteContract, WagmiProvider } from 'wagmi'
+import { base } from 'wagmi/chains'
+import { injected } from 'wagmi/connectors'
+import { AMOUNT, MERCHANT, USDC_BASE } from '../shared'
+
+const config = createConfig({
+  chains: [base],
+  connectors: [injected()],
+  transports: { [base.id]: http() },
+})
+
+function Pay() {
+  const { isConnected } = useAccount()
+  const { connect, connectors } = useConnect()
+  const { writeContract, data } = useWriteContract()
+  if (!isConnected) {
+    return (
+      <button type="button" onClick={() => connect({ connector: connectors[0]! })}>
+        Connect wallet
+      </button>
+    )
+  }
+  return (
+    <button
+      type="button"
+      onClick={() =>
+        writeContract({
+          address: USDC_BASE,
+          abi: erc20Abi,
+          functionName: 'transfer',
+          args: [MERCHANT, AMOUNT],
+        })
+      }
+    >
+      Pay 10 USDC {data}
+    </button>
+  )
+}
+
+createRoot(document.getElementById('app')!).render(
+  <WagmiProvider config={config}>
+    <QueryClientProvider client={new QueryClient()}>
+      <Pay />
+    </QueryClientProvider>
+  </WagmiProvider>,
+)

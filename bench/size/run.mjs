@@ -1,0 +1,485 @@
+// Bundle size, side by side in one run: our script-tag build vs. the minimal
+// "connect a wallet and pay 10 USDC" app of other checkout / wallet SDKs.
+// Method: bench/size/README.md. Usage: node bench/size/run.mjs (writes bench/size/results.json)
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { gzipSync } from 'node:zlib'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const repo = resolve(here, '../..')
+const competitorsDir = join(here, 'competitors')
+const appsDir = join(here, 'apps')
+const outRoot = join(here, 'dist') // ignored by git and biome (**/dist)
+const oursDir = join(repo, 'packages/checkout/dist/cdn')
+const OURS_FIRST = 'paysession-checkout.js'
+
+// competitors/ holds two wagmi stacks: wagmi 2 (+ @wagmi/core 2, @wagmi/connectors 6) at the top of
+// node_modules, for RainbowKit, ConnectKit and OnchainKit, which require wagmi 2; and wagmi 3 under
+// alias names, for a second baseline and AppKit (its adapter takes either; a fresh install gets
+// wagmi 3, the default row; wagmi 2 is the second AppKit row). The same app source is built twice.
+const WAGMI3 = {
+  wagmi: 'wagmi-3',
+  '@wagmi/core': 'wagmi-core-3',
+  '@wagmi/connectors': 'wagmi-connectors-8',
+}
+
+/** Each competitor app: the packages whose versions we report, and per-app aliases. */
+const APPS = [
+  {
+    name: 'wagmi-baseline',
+    label: 'Baseline: wagmi 2 + viem + react-query, no UI',
+    pkgs: ['wagmi', 'viem'],
+  },
+  {
+    name: 'wagmi3-baseline',
+    label: 'Baseline: wagmi 3 + viem + react-query, no UI',
+    pkgs: ['wagmi-3', 'viem'],
+    alias: WAGMI3,
+  },
+  {
+    name: 'rainbowkit',
+    label: 'RainbowKit (wagmi 2 + React 19)',
+    pkgs: ['@rainbow-me/rainbowkit', 'wagmi'],
+  },
+  {
+    name: 'reown-appkit',
+    label: 'Reown AppKit (wagmi 3 adapter)',
+    pkgs: ['@reown/appkit', '@reown/appkit-adapter-wagmi', 'wagmi-3'],
+    alias: WAGMI3,
+  },
+  {
+    name: 'reown-appkit',
+    label: 'Reown AppKit (wagmi 2 adapter)',
+    pkgs: ['@reown/appkit', '@reown/appkit-adapter-wagmi', 'wagmi'],
+    outName: 'reown-appkit-wagmi2',
+  },
+  {
+    name: 'connectkit',
+    label: 'ConnectKit (wagmi 2 + React 18)',
+    pkgs: ['connectkit', 'wagmi', 'react-18'],
+    alias: { react: 'react-18', 'react-dom': 'react-dom-18' },
+  },
+  {
+    name: 'onchainkit-checkout',
+    label: 'OnchainKit <Checkout>',
+    pkgs: ['@coinbase/onchainkit', 'wagmi'],
+  },
+  { name: 'thirdweb-checkout', label: 'thirdweb <CheckoutWidget>', pkgs: ['thirdweb'] },
+]
+
+const kb = (n) => Math.round((n / 1024) * 10) / 10
+const gz = (buf) => gzipSync(buf, { level: 9 }).length
+
+function sizeOf(files) {
+  let min = 0
+  let gzip = 0
+  for (const f of files) {
+    const buf = readFileSync(f)
+    min += buf.length
+    gzip += gz(buf)
+  }
+  return { files: files.length, min, gzip }
+}
+
+function walk(dir) {
+  const out = []
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name)
+    if (e.isDirectory()) out.push(...walk(p))
+    else out.push(p)
+  }
+  return out
+}
+const isAsset = (f) => /\.(m?js|css)$/.test(f)
+
+// ---------------------------------------------------------------- ours
+
+// Same definition as packages/checkout/scripts/check-size.mjs (the CI budget):
+// - first file: the entry and its static imports (paints the button);
+// - full payment: the entry + the lazily imported dialog chunk + their static imports, plus the
+//   largest locale catalog (a payment loads at most one). viem's lazy ccip / secp256k1 chunks are
+//   not loaded by an injected-wallet payment, so they only count in the "every file" row.
+const readOurs = (file) => readFileSync(join(oursDir, file), 'utf8')
+const ourImports = (file, dynamic) => {
+  const re = dynamic
+    ? /import\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)/g
+    : /(?:from|import)\s*["'`]\.\/([^"'`]+)["'`]/g
+  return [...readOurs(file).matchAll(re)].map((m) => m[1])
+}
+const staticClosure = (files) => {
+  const seen = new Set()
+  const visit = (f) => {
+    if (seen.has(f) || !existsSync(join(oursDir, f))) return
+    seen.add(f)
+    for (const next of ourImports(f, false)) visit(next)
+  }
+  files.forEach(visit)
+  return [...seen]
+}
+const isLocale = (file) => /^[a-z]{2}(?:[-_][A-Za-z]{2,4})?-[\w-]{8}\.js$/.test(file)
+
+function measureOurs() {
+  if (!existsSync(join(oursDir, OURS_FIRST))) {
+    return {
+      error: `not built — run the build (\`npm run build\`): no ${relative(repo, join(oursDir, OURS_FIRST))}`,
+    }
+  }
+  const abs = (files) => files.map((f) => join(oursDir, f))
+  // Every file of the build: the SRI manifest when present (it lists all of them), else every .js.
+  const sri = join(oursDir, 'sri.json')
+  const every = existsSync(sri)
+    ? Object.keys(JSON.parse(readFileSync(sri, 'utf8'))).filter((f) => existsSync(join(oursDir, f)))
+    : readdirSync(oursDir).filter((f) => /\.(js|css)$/.test(f))
+  const first = staticClosure([OURS_FIRST])
+  const dialog = ourImports(OURS_FIRST, true).find((f) => f.startsWith('checkout.dialog'))
+  let payment
+  let method
+  if (dialog) {
+    const catalogs = ourImports(dialog, true).filter(isLocale)
+    const largest = catalogs
+      .map((f) => ({ f, gzip: gz(readFileSync(join(oursDir, f))) }))
+      .sort((x, y) => y.gzip - x.gzip)[0]
+    payment = [...staticClosure([OURS_FIRST, dialog]), ...(largest ? [largest.f] : [])]
+    method =
+      'first file + dialog chunk + their static imports + the largest locale catalog (as check-size.mjs)'
+  } else {
+    payment = every
+    method = 'no dialog chunk found: every file of dist/cdn'
+  }
+  const pkg = JSON.parse(readFileSync(join(repo, 'packages/checkout/package.json'), 'utf8'))
+  return {
+    version: pkg.version,
+    first: { ...sizeOf(abs(first)), list: first },
+    full: { ...sizeOf(abs(payment)), list: payment },
+    every: { ...sizeOf(abs(every)), list: every },
+    method,
+  }
+}
+
+// ---------------------------------------------------------------- competitors
+
+function ensureInstalled() {
+  const marker = join(competitorsDir, 'node_modules/.package-lock.json')
+  const lock = join(competitorsDir, 'package-lock.json')
+  if (
+    existsSync(marker) &&
+    existsSync(lock) &&
+    statSync(marker).mtimeMs >= statSync(lock).mtimeMs - 1000
+  ) {
+    return null
+  }
+  // .npmrc in competitors/ sets legacy-peer-deps=true (the SDKs' peer ranges conflict).
+  const args = existsSync(lock) ? ['ci'] : ['install']
+  console.error(
+    `bench/size: npm ${args[0]} in ${relative(repo, competitorsDir)} (first run only, a few minutes)…`,
+  )
+  const r = spawnSync('npm', [...args, '--no-audit', '--no-fund'], {
+    cwd: competitorsDir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    shell: process.platform === 'win32',
+  })
+  return r.status === 0 ? null : `npm ${args[0]} failed (exit ${r.status})`
+}
+
+function installed(pkg) {
+  try {
+    return JSON.parse(
+      readFileSync(join(competitorsDir, 'node_modules', pkg, 'package.json'), 'utf8'),
+    )
+  } catch {
+    return undefined
+  }
+}
+const installedVersion = (pkg) => installed(pkg)?.version
+
+/** name@version -> every root of that package in competitors/node_modules, shortest path first. */
+function indexPackages(nm) {
+  const index = new Map()
+  const rootKey = new Map()
+  const visitPackage = (root) => {
+    try {
+      const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+      if (name && version) {
+        const key = `${name}@${version}`
+        rootKey.set(root, key)
+        index.set(key, [...(index.get(key) ?? []), root])
+      }
+    } catch {}
+    if (existsSync(join(root, 'node_modules'))) visitModules(join(root, 'node_modules'))
+  }
+  const visitModules = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (!e.isDirectory() || e.name.startsWith('.')) continue
+      if (e.name.startsWith('@')) {
+        for (const s of readdirSync(join(dir, e.name), { withFileTypes: true }))
+          if (s.isDirectory()) visitPackage(join(dir, e.name, s.name))
+      } else visitPackage(join(dir, e.name))
+    }
+  }
+  visitModules(nm)
+  for (const roots of index.values()) roots.sort((x, y) => x.length - y.length || (x < y ? -1 : 1))
+  return { canonical: (root) => index.get(rootKey.get(root))?.[0] }
+}
+
+/**
+ * Resolution for the competitor apps:
+ * - bare imports from bench/size/apps/** resolve as if imported from competitors/ (its node_modules);
+ * - identical copies of one package (same name@version at several node_modules paths, an artefact
+ *   of installing all SDKs into one tree) collapse to one copy, so no SDK pays for our shared tree.
+ */
+function competitorResolution(packages) {
+  const fakeImporter = join(competitorsDir, 'index.js')
+  return {
+    name: 'bench-size-resolution',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (source.startsWith('\0') || !importer) return null
+      const fromApp = importer.startsWith(appsDir) && !/^[./]|^[a-z]+:/i.test(source)
+      const r = await this.resolve(source, fromApp ? fakeImporter : importer, {
+        ...options,
+        skipSelf: true,
+      })
+      if (!r || r.external || !packages) return r
+      const m = r.id.match(/^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)([\\/].*)$/)
+      const root = m && packages.canonical(m[1])
+      if (!root || root === m[1]) return r
+      const id = root + m[2]
+      return existsSync(id.split('?')[0]) ? { ...r, id } : r
+    },
+  }
+}
+
+async function buildApp(vite, react, app, packages) {
+  const outDir = join(outRoot, app.outName ?? app.name)
+  rmSync(outDir, { recursive: true, force: true })
+  const entry = join(appsDir, app.name, 'main.tsx')
+  const t0 = Date.now()
+  await vite.build({
+    configFile: false,
+    envFile: false,
+    root: join(appsDir, app.name),
+    mode: 'production',
+    logLevel: 'error',
+    plugins: [competitorResolution(packages), react()],
+    resolve: { alias: app.alias ?? {} },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      minify: true,
+      cssMinify: true,
+      sourcemap: false,
+      manifest: true,
+      reportCompressedSize: false,
+      copyPublicDir: false,
+      target: 'es2022', // as packages/checkout/vite.config.ts
+      chunkSizeWarningLimit: 100_000,
+      rolldownOptions: { input: entry },
+    },
+  })
+  const emitted = walk(outDir).filter((f) => !f.includes(`${join(outDir, '.vite')}`))
+  const files = emitted.filter(isAsset)
+  const others = emitted.filter((f) => !isAsset(f)) // e.g. .wasm fetched at run time: not counted
+  // First load: the entry chunk, its static imports (recursively) and their CSS.
+  const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8'))
+  const initial = new Set()
+  const visit = (key) => {
+    const c = manifest[key]
+    if (!c || initial.has(join(outDir, c.file))) return
+    initial.add(join(outDir, c.file))
+    for (const css of c.css ?? []) initial.add(join(outDir, css))
+    for (const k of c.imports ?? []) visit(k)
+  }
+  for (const [k, c] of Object.entries(manifest)) if (c.isEntry) visit(k)
+  return {
+    full: sizeOf(files),
+    initial: sizeOf([...initial]),
+    otherAssets: Object.fromEntries(others.map((f) => [relative(outDir, f), statSync(f).size])),
+    seconds: (Date.now() - t0) / 1000,
+  }
+}
+
+async function measureCompetitors() {
+  const installError = ensureInstalled()
+  if (installError) return APPS.map((app) => ({ app, error: installError }))
+  const nm = join(competitorsDir, 'node_modules')
+  const vite = await import(pathToFileURL(join(nm, 'vite/dist/node/index.js')).href)
+  const react = (await import(pathToFileURL(join(nm, '@vitejs/plugin-react/dist/index.js')).href))
+    .default
+  // BENCH_SIZE_NO_DEDUPE=1 bundles the tree as installed (no collapsing of identical copies).
+  const packages = process.env.BENCH_SIZE_NO_DEDUPE ? null : indexPackages(nm)
+  const rows = []
+  for (const app of APPS) {
+    // Real package names (wagmi-3 is wagmi, react-18 is react): name -> installed version.
+    const versions = Object.fromEntries(
+      app.pkgs.map((p) => [installed(p)?.name ?? p, installedVersion(p)]),
+    )
+    const missing = app.pkgs.filter((p) => !installedVersion(p))
+    if (missing.length) {
+      rows.push({ app, versions, error: `not installed: ${missing.join(', ')}` })
+      continue
+    }
+    try {
+      rows.push({ app, versions, ...(await buildApp(vite, react, app, packages)) })
+    } catch (e) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colours
+      const text = String(e?.message ?? e).replace(/\u001b\[[0-9;]*m/g, '')
+      const lines = text.split('\n').map((l) => l.trim())
+      const at = lines.indexOf('Caused by:')
+      const cause = at >= 0 ? lines[at + 1] : lines.find((l) => l && !/^Build failed/.test(l))
+      const msg = cause?.slice(0, 220)
+      rows.push({ app, versions, error: `build failed: ${msg}` })
+    }
+    process.stderr.write(
+      `bench/size: ${app.outName ?? app.name} ${rows.at(-1).error ?? `${rows.at(-1).seconds}s`}\n`,
+    )
+  }
+  return {
+    rows,
+    bundler: `vite ${installedVersion('vite')} (rolldown ${installedVersion('rolldown')})`,
+  }
+}
+
+// ---------------------------------------------------------------- table
+
+const started = Date.now()
+const ours = measureOurs()
+const comp = await measureCompetitors()
+const compRows = Array.isArray(comp) ? comp : comp.rows
+const bundler = Array.isArray(comp) ? 'n/a' : comp.bundler
+const oursFull = ours.full?.gzip
+const oursFirst = ours.first?.gzip
+
+const ratio = (g, base) => (base ? `${(g / base).toFixed(1)}×` : 'n/a')
+const rows = []
+const failures = [] // printed under the table, to keep the table narrow
+if (ours.error) {
+  rows.push(['**paysession-checkout** (script tag)', '', '', 'not built', '', '', '', ''])
+  failures.push(`paysession-checkout: ${ours.error}`)
+} else {
+  const v = `@paysession/checkout@${ours.version}`
+  const { first, full, every } = ours
+  rows.push([
+    '**paysession-checkout: first file**',
+    v,
+    first.list.length,
+    kb(first.min),
+    kb(first.gzip),
+    kb(first.gzip),
+    '—',
+    '1.0×',
+  ])
+  rows.push([
+    '**paysession-checkout: full payment**',
+    v,
+    full.list.length,
+    kb(full.min),
+    kb(full.gzip),
+    kb(first.gzip),
+    '1.0×',
+    '1.0×',
+  ])
+  rows.push([
+    'paysession-checkout: every file in dist/cdn',
+    v,
+    every.list.length,
+    kb(every.min),
+    kb(every.gzip),
+    kb(first.gzip),
+    ratio(every.gzip, oursFull),
+    '1.0×',
+  ])
+}
+for (const r of compRows) {
+  const version = Object.entries(r.versions ?? {})
+    .map(([p, v]) => `${p}@${v ?? '?'}`)
+    .join(' ')
+  if (r.error) {
+    rows.push([r.app.label, version, '', 'n/a', '', '', '', ''])
+    failures.push(`${r.app.label}: n/a: ${r.error}`)
+    continue
+  }
+  rows.push([
+    r.app.label,
+    version,
+    r.full.files,
+    kb(r.full.min),
+    kb(r.full.gzip),
+    kb(r.initial.gzip),
+    ratio(r.full.gzip, oursFull),
+    ratio(r.initial.gzip, oursFirst),
+  ])
+}
+const head = [
+  'SDK',
+  'version',
+  'files',
+  'min KB',
+  'gzip KB',
+  'first-load gzip KB',
+  'ratio vs ours (gzip)',
+  'first-load ratio',
+]
+const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
+const numeric = (i) => i >= 2
+const line = (cells) =>
+  `| ${cells.map((c, i) => (numeric(i) ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join(' | ')} |`
+const md = [
+  line(head),
+  `|${widths.map((w, i) => (numeric(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
+  ...rows.map(line),
+].join('\n')
+
+const notes = [
+  `KB = 1024 bytes. min = minified production output; gzip = node:zlib level 9, summed per file.`,
+  `Ours: measured from its real script-tag build (packages/checkout/dist/cdn, built by its own vite config).` +
+    (ours.method ? ` Full payment = ${ours.method}.` : ''),
+  `Competitors: bundled in this run by ${bundler}, production, minified, tree-shaken, target es2022; ` +
+    '"gzip KB" = every JS + CSS file the build emits (lazy chunks included); ' +
+    '"first-load" = entry chunk + its static imports + their CSS.',
+  'ratio vs ours = their gzip KB / our full-payment gzip KB; first-load ratio = their first-load / our first file.',
+]
+const results = {
+  date: new Date().toISOString(),
+  machine: `${process.platform} ${process.arch}, ${os.cpus().length} × ${os.cpus()[0]?.model?.trim()}, Node ${process.version}`,
+  bundler,
+  notes: notes.join(' '),
+  // (lists as strings, not arrays: keeps JSON.stringify's output identical to biome's formatting)
+  ours: ours.error
+    ? { error: ours.error }
+    : {
+        ...ours,
+        ...Object.fromEntries(
+          ['first', 'full', 'every'].map((k) => [k, { ...ours[k], list: ours[k].list.join(', ') }]),
+        ),
+      },
+  competitors: compRows.map((r) => ({
+    name: r.app.outName ?? r.app.name,
+    label: r.app.label,
+    versions: r.versions,
+    ...(r.error
+      ? { error: r.error }
+      : {
+          full: r.full,
+          firstLoad: r.initial,
+          otherAssets: r.otherAssets,
+          buildSeconds: r.seconds,
+        }),
+  })),
+  table: md,
+  failures: failures.join('\n'),
+}
+writeFileSync(join(here, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
+
+console.log(
+  `\nBundle size: <paysession-checkout> vs. "connect a wallet and pay 10 USDC" with other SDKs\n`,
+)
+console.log(md)
+if (failures.length) console.log(`\n${failures.map((f) => `- ${f}`).join('\n')}`)
+console.log(`\n${notes.join('\n')}`)
+console.log(
+  `Written: ${relative(repo, join(here, 'results.json'))} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
+)
