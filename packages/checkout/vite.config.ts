@@ -1,22 +1,8 @@
-import { fileURLToPath } from 'node:url'
-import { defineConfig, type Plugin } from 'vite'
-
-const slimPublicActions = fileURLToPath(new URL('build/slim-public-actions.ts', import.meta.url))
-
-// wagmi's getPublicClient imports viem's `publicActions`: give it the slim one (see that file).
-const slimPublicClient = (): Plugin => ({
-  name: 'paysession:slim-public-client',
-  enforce: 'pre',
-  transform(code, id) {
-    if (!/@wagmi[\\/]core[\\/].*getPublicClient\.js$/.test(id)) return
-    return code.replace(/from ['"]viem['"]/, `from ${JSON.stringify(slimPublicActions)}`)
-  },
-})
+import { defineConfig } from 'vite'
 
 // The script-tag build: one ES module that defines the element and paints the button, with the
 // dialog (core, wagmi, viem, query-core) and the non-English catalogs as lazy chunks beside it.
 export default defineConfig({
-  plugins: [slimPublicClient()],
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {

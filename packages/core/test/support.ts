@@ -50,7 +50,13 @@ type MockFeatures = NonNullable<Parameters<typeof mock>[0]['features']>
 export function mockWagmi(
   sb: Sandbox,
   account: Address,
-  options: { startOn?: 'other'; features?: MockFeatures } = {},
+  options: {
+    startOn?: 'other'
+    features?: MockFeatures
+    pollingInterval?: number
+    /** Sees the body of every JSON-RPC request the chain clients send. */
+    onRpc?: (body: string) => void
+  } = {},
 ): Config {
   const local = localChain(sb.rpcUrl)
   const other = otherChain(sb.rpcUrl)
@@ -58,8 +64,16 @@ export function mockWagmi(
   return createConfig({
     chains,
     connectors: [mock({ accounts: [account], features: options.features })],
-    transports: { [local.id]: http(sb.rpcUrl), [other.id]: http(sb.rpcUrl) },
+    transports: {
+      [local.id]: http(sb.rpcUrl, {
+        onFetchRequest: (_request, init) => {
+          options.onRpc?.(String(init.body))
+        },
+      }),
+      [other.id]: http(sb.rpcUrl),
+    },
     storage: null,
+    ...(options.pollingInterval ? { pollingInterval: options.pollingInterval } : {}),
   })
 }
 
@@ -303,6 +317,18 @@ export async function transfersTo(sb: Sandbox, token: Address, to: Address) {
     args: { to },
     fromBlock: 0n,
   })
+}
+
+/** A raw JSON-RPC call to the sandbox's anvil (mining control, replacements). */
+export async function anvilRpc<T = unknown>(sb: Sandbox, method: string, params: unknown[] = []) {
+  const response = await fetch(sb.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  const body = (await response.json()) as { result?: T; error?: { message: string } }
+  if (body.error) throw new Error(`${method}: ${body.error.message}`)
+  return body.result as T
 }
 
 /** Resolves with the state once `step` is reached; records every step seen. */

@@ -1,10 +1,16 @@
-import { getPublicClient } from '@wagmi/core'
-import { type Hex, isAddress, parseEventLogs } from 'viem'
+import { getClient } from '@wagmi/core'
+import { type Hex, isAddress } from 'viem'
 import type { PaymentSession } from '../api/session.js'
+import { decodeTransferLog } from '../chain/erc20.js'
+import {
+  getTokenBalance,
+  getTransaction,
+  getTransactionReceipt,
+  getTransferLogs,
+} from '../chain/rpc.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { resolveSessionAssets } from '../registry/registry.js'
-import { stablecoinAbi } from '../utils/abi.js'
 import {
   clearPaymentRecord,
   type PaymentRecord,
@@ -48,7 +54,7 @@ export async function checkPreviousPayment(
   if (isPaidStatus(session.status)) return { kind: 'paid' }
 
   const { network, tokens } = resolveSessionAssets(config.registry, session)
-  const client = getPublicClient(config.wagmiConfig, { chainId: network.chainId })
+  const client = getClient(config.wagmiConfig, { chainId: network.chainId })
   if (!client) throw new PaySessionError('UNSUPPORTED_NETWORK', { details: network.name })
   let record = readPaymentRecord(config.storage, sessionId)
   const otw = session.oneTimeWalletAddress
@@ -60,7 +66,7 @@ export async function checkPreviousPayment(
       session.fundingTransactionHash,
     ]
     for (const hash of new Set(hashes.filter(isHash))) {
-      const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined)
+      const receipt = await getTransactionReceipt(client, hash).catch(() => undefined)
       if (receipt?.status === 'success')
         return { kind: 'inFlight', reason: 'hashMined', hash, record }
       if (receipt) {
@@ -71,20 +77,20 @@ export async function checkPreviousPayment(
         }
         continue
       }
-      const transaction = await client.getTransaction({ hash }).catch(() => undefined)
+      const transaction = await getTransaction(client, hash).catch(() => undefined)
       if (transaction) return { kind: 'inFlight', reason: 'hashPending', hash, record }
     }
 
     // 2. A transfer from the recorded account to the OTW since the prompt opened.
     if (record && otw && isAddress(otw)) {
-      const logs = await client.getLogs({
-        address: record.tokenAddress,
-        event: stablecoinAbi[2],
-        args: { from: record.from, to: otw },
+      const logs = await getTransferLogs(client, {
+        token: record.tokenAddress,
+        from: record.from,
+        to: otw,
         fromBlock: BigInt(record.fromBlock),
       })
-      const transfer = parseEventLogs({ abi: stablecoinAbi, logs })[0]
-      if (transfer) {
+      const transfer = logs.find((log) => decodeTransferLog(log) && log.transactionHash)
+      if (transfer?.transactionHash) {
         record = { ...record, state: 'submitted', hash: transfer.transactionHash }
         writePaymentRecord(config.storage, record)
         return { kind: 'inFlight', reason: 'transferFound', hash: transfer.transactionHash, record }
@@ -94,14 +100,7 @@ export async function checkPreviousPayment(
     // 3. Funds already at the OTW, from anyone.
     if (otw && isAddress(otw)) {
       const balances = await Promise.all(
-        tokens.map((token) =>
-          client.readContract({
-            address: token.address,
-            abi: stablecoinAbi,
-            functionName: 'balanceOf',
-            args: [otw],
-          }),
-        ),
+        tokens.map((token) => getTokenBalance(client, token.address, otw)),
       )
       if (balances.some((balance) => balance > 0n))
         return { kind: 'inFlight', reason: 'otwFunded', record }

@@ -1,9 +1,9 @@
-import { getBalance, readContract } from '@wagmi/core'
+import { getClient } from '@wagmi/core'
 import type { Address } from 'viem'
+import { getNativeBalance, getTokenBalance } from '../chain/rpc.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
-import { stablecoinAbi } from '../utils/abi.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 
 export type GetStablecoinBalancesParameters = {
@@ -37,17 +37,14 @@ export async function getStablecoinBalances(
   const { network, account, amount, locale } = parameters
   const chainId = network.chainId
   try {
+    const client = getClient(config.wagmiConfig, { chainId })
+    if (!client)
+      throw new PaySessionError('CHAIN_UNAVAILABLE', {
+        details: `${network.name} (${chainId}) is not in the wagmi config`,
+      })
     const [native, ...balances] = await Promise.all([
-      getBalance(config.wagmiConfig, { address: account, chainId }),
-      ...parameters.tokens.map((token) =>
-        readContract(config.wagmiConfig, {
-          chainId,
-          address: token.address,
-          abi: stablecoinAbi,
-          functionName: 'balanceOf',
-          args: [account],
-        }),
-      ),
+      getNativeBalance(client, account),
+      ...parameters.tokens.map((token) => getTokenBalance(client, token.address, account)),
     ])
     const tokens = parameters.tokens.map((token, i) => {
       const balance = balances[i] as bigint
@@ -59,7 +56,7 @@ export async function getStablecoinBalances(
         sufficient: needed === undefined ? balance > 0n : balance >= needed,
       }
     })
-    return { tokens, nativeBalance: native.value, gasWarning: native.value === 0n }
+    return { tokens, nativeBalance: native!, gasWarning: native === 0n }
   } catch (error) {
     if (error instanceof PaySessionError) throw error
     throw new PaySessionError('CHAIN_UNAVAILABLE', {

@@ -1,26 +1,20 @@
-import {
-  getBlockNumber,
-  getConnection,
-  getPublicClient,
-  readContract,
-  switchChain,
-  writeContract,
-} from '@wagmi/core'
+import { getClient, getConnection, getConnectorClient, switchChain } from '@wagmi/core'
 import {
   type Address,
   getAddress,
   type Hex,
   isAddress,
-  parseEventLogs,
   type TransactionReceipt,
   zeroAddress,
 } from 'viem'
 import type { PaymentSession } from '../api/session.js'
+import { decodeTransferLog, encodeTransfer } from '../chain/erc20.js'
+import { getBlockNumber, getTokenBalance, sendTransaction } from '../chain/rpc.js'
+import { waitForPaymentReceipt } from '../chain/waitForPaymentReceipt.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { walletError } from '../errors/wallet.js'
 import { resolveSessionAssets } from '../registry/registry.js'
-import { stablecoinAbi } from '../utils/abi.js'
 import { parseAmount } from '../utils/amounts.js'
 import {
   clearPaymentRecord,
@@ -105,18 +99,17 @@ export async function payWithWallet(
     }
   }
 
+  const client = getClient(wagmi, { chainId: network.chainId })
+  if (!client)
+    throw new PaySessionError('CHAIN_UNAVAILABLE', {
+      details: `${network.name} (${network.chainId}) is not in the wagmi config`,
+    })
   let balance: bigint
   let fromBlock: bigint
   try {
     ;[balance, fromBlock] = await Promise.all([
-      readContract(wagmi, {
-        chainId: network.chainId,
-        address: token.address,
-        abi: stablecoinAbi,
-        functionName: 'balanceOf',
-        args: [account],
-      }),
-      getBlockNumber(wagmi, { chainId: network.chainId, cacheTime: 0 }),
+      getTokenBalance(client, token.address, account),
+      getBlockNumber(client),
     ])
   } catch (error) {
     throw new PaySessionError('CHAIN_UNAVAILABLE', { cause: error })
@@ -146,13 +139,13 @@ export async function payWithWallet(
 
   let hash: Hex
   try {
-    hash = await writeContract(wagmi, {
+    // The wallet's client checks it is still connected with this account, on this chain.
+    const wallet = await getConnectorClient(wagmi, { chainId: network.chainId, account })
+    hash = await sendTransaction(wallet, {
+      from: account,
+      to: token.address,
+      data: encodeTransfer(to, amount),
       chainId: network.chainId,
-      account,
-      address: token.address,
-      abi: stablecoinAbi,
-      functionName: 'transfer',
-      args: [to, amount],
     })
   } catch (error) {
     const mapped = walletError(error)
@@ -174,17 +167,21 @@ export async function payWithWallet(
   }
   submitted(hash)
 
-  const client = getPublicClient(wagmi, { chainId: network.chainId })!
   let receipt: TransactionReceipt
   try {
-    receipt = await client.waitForTransactionReceipt({
+    receipt = await waitForPaymentReceipt(client, {
       hash,
+      payment: { token: token.address, from: account, to, fromBlock },
       confirmations: parameters.confirmations ?? config.confirmations,
-      onReplaced: (replacement) => {
-        if (replacement.reason !== 'cancelled') submitted(replacement.transaction.hash)
-      },
+      pollingInterval: client.pollingInterval,
+      onReplaced: submitted,
     })
   } catch (error) {
+    // Replaced by a transaction that pays nothing: nothing moved, a new payment is allowed.
+    if (error instanceof PaySessionError && error.code === 'TRANSFER_MISMATCH') {
+      clearPaymentRecord(config.storage, sessionId)
+      throw error
+    }
     // The transfer may still land: keep the record so nobody pays twice.
     throw new PaySessionError('CHAIN_UNAVAILABLE', { details: `waiting for ${hash}`, cause: error })
   }
@@ -215,11 +212,13 @@ function paysSession(
   to: Address,
   amount: bigint,
 ) {
-  return parseEventLogs({ abi: stablecoinAbi, eventName: 'Transfer', logs: receipt.logs }).some(
-    (log) =>
-      getAddress(log.address) === token &&
-      getAddress(log.args.from) === from &&
-      getAddress(log.args.to) === to &&
-      log.args.value === amount,
-  )
+  return receipt.logs.some((log) => {
+    const transfer = decodeTransferLog(log)
+    return (
+      transfer?.token === token &&
+      transfer.from === from &&
+      transfer.to === to &&
+      transfer.value === amount
+    )
+  })
 }

@@ -1,4 +1,4 @@
-import { getConnection, getPublicClient, reconnect, watchConnection } from '@wagmi/core'
+import { getClient, getConnection, reconnect, watchConnection } from '@wagmi/core'
 import type { Hex } from 'viem'
 import { checkPreviousPayment, type PreviousPayment } from '../actions/checkPreviousPayment.js'
 import { connectWallet } from '../actions/connectWallet.js'
@@ -10,11 +10,17 @@ import { payWithWallet } from '../actions/payWithWallet.js'
 import { reportFunding } from '../actions/reportFunding.js'
 import { sessionQueryKey, watchSession } from '../actions/watchSession.js'
 import type { PaymentSession } from '../api/session.js'
+import { waitForPaymentReceipt } from '../chain/waitForPaymentReceipt.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
-import { PaySessionError } from '../errors/base.js'
+import { isPaySessionError, PaySessionError } from '../errors/base.js'
 import { resolveSessionAssets } from '../registry/registry.js'
 import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
-import { clearPaymentRecord, readPaymentRecord } from '../utils/paymentRecord.js'
+import {
+  clearPaymentRecord,
+  type PaymentRecord,
+  readPaymentRecord,
+  writePaymentRecord,
+} from '../utils/paymentRecord.js'
 import { isSettled } from '../utils/status.js'
 import type { Checkout, CheckoutListener, CheckoutState, CheckoutStep } from './types.js'
 
@@ -70,6 +76,7 @@ export function createCheckout(
   let lastWalletId: string | undefined
   let assets: { network: NetworkInfo; tokens: StablecoinInfo[] } | undefined
   let stopWatching: (() => void) | undefined
+  const following = new AbortController() // stops following a hash when destroyed
 
   // A listener may call back into the controller: its change is delivered after the current
   // round, so every listener sees the states in order and ends on the latest.
@@ -173,16 +180,34 @@ export function createCheckout(
     if (hash) {
       // Idempotent: the service may not have heard of it if the page closed right after sending.
       reportFunding(config, { sessionId, sessionToken, hash }).catch(() => {})
-      if (previous.reason === 'hashPending') void followHash(hash)
+      if (previous.reason === 'hashPending') void followHash(hash, previous.record)
     }
   }
 
-  async function followHash(hash: Hex) {
+  async function followHash(hash: Hex, record: PaymentRecord | undefined) {
     try {
-      const client = getPublicClient(wagmi, { chainId: assets!.network.chainId })!
-      const receipt = await client.waitForTransactionReceipt({
+      const client = getClient(wagmi, { chainId: assets!.network.chainId })!
+      const receipt = await waitForPaymentReceipt(client, {
         hash,
+        // Our own payment (not one the service heard of from elsewhere): follow a replacement.
+        payment:
+          record?.hash === hash
+            ? {
+                token: record.tokenAddress,
+                from: record.from,
+                to: record.to,
+                fromBlock: BigInt(record.fromBlock),
+              }
+            : undefined,
         confirmations: config.confirmations,
+        pollingInterval: client.pollingInterval,
+        signal: following.signal,
+        onReplaced: (next) => {
+          if (record)
+            writePaymentRecord(config.storage, { ...record, state: 'submitted', hash: next })
+          set({ hash: next, explorerTxUrl: explorerTxUrl(next) })
+          reportFunding(config, { sessionId, sessionToken, hash: next }).catch(() => {})
+        },
       })
       if (settled()) return
       if (receipt.status === 'success') set({ step: 'waitingForService' })
@@ -192,7 +217,19 @@ export function createCheckout(
         lastAction = 'load'
       }
     } catch (error) {
-      if (!settled()) set({ error: asError(error), canRetry: true })
+      if (destroyed || settled()) return
+      if (isPaySessionError(error, 'TRANSFER_MISMATCH')) {
+        // Replaced by a transaction that pays nothing: the chain allows a new payment.
+        clearPaymentRecord(config.storage, sessionId)
+        set({ step: 'failed', error, canRetry: true })
+      } else
+        set({
+          error: new PaySessionError('CHAIN_UNAVAILABLE', {
+            details: `waiting for ${hash}`,
+            cause: error,
+          }),
+          canRetry: true,
+        })
       lastAction = 'load'
     }
   }
@@ -383,6 +420,7 @@ export function createCheckout(
     retry,
     destroy() {
       destroyed = true
+      following.abort()
       stopWatching?.()
       stopConnection()
       stopWallets()

@@ -1,20 +1,142 @@
-import type { Chain } from 'viem'
-import {
-  arbitrum,
-  avalanche,
-  base,
-  baseSepolia,
-  celo,
-  mainnet,
-  optimism,
-  polygon,
-  sepolia,
-} from 'viem/chains'
+import { type Chain, defineChain } from 'viem'
 import type { NetworkInfo, StablecoinInfo } from './types.js'
 
 // Pinned from shared/reference/stablecoins.json (sources live there). Left out on purpose:
 // OPTIMISM USDT (sources disagree between USD₮0 and the legacy bridged USDT) and SEPOLIA PYUSD
 // (decimals only assumed). A merchant whose service uses them adds them with extendRegistry.
+
+// The chains are defined here rather than imported from `viem/chains`: its OP Stack and Celo
+// definitions bring transaction formatters and serializers for code that signs transactions
+// itself, and here the wallet does. Same ids, names, currencies, block times (they set the
+// polling interval), default RPC URLs and explorers as viem 2.57; no contracts (core reads
+// through plain eth_call, without multicall).
+
+const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
+const sepoliaEther = { name: 'Sepolia Ether', symbol: 'ETH', decimals: 18 }
+
+const mainnet = defineChain({
+  id: 1,
+  name: 'Ethereum',
+  nativeCurrency: ether,
+  rpcUrls: { default: { http: ['https://ethereum.reth.rs/rpc'] } },
+  blockExplorers: {
+    default: {
+      name: 'Etherscan',
+      url: 'https://etherscan.io',
+      apiUrl: 'https://api.etherscan.io/api',
+    },
+  },
+  blockTime: 12_000,
+})
+const sepolia = defineChain({
+  id: 11_155_111,
+  name: 'Sepolia',
+  nativeCurrency: sepoliaEther,
+  rpcUrls: { default: { http: ['https://11155111.rpc.thirdweb.com'] } },
+  blockExplorers: {
+    default: {
+      name: 'Etherscan',
+      url: 'https://sepolia.etherscan.io',
+      apiUrl: 'https://api-sepolia.etherscan.io/api',
+    },
+  },
+  testnet: true,
+})
+const base = defineChain({
+  id: 8453,
+  name: 'Base',
+  nativeCurrency: ether,
+  rpcUrls: { default: { http: ['https://mainnet.base.org'] } },
+  blockExplorers: {
+    default: {
+      name: 'Basescan',
+      url: 'https://basescan.org',
+      apiUrl: 'https://api.basescan.org/api',
+    },
+  },
+  blockTime: 2_000,
+})
+const baseSepolia = defineChain({
+  id: 84532,
+  name: 'Base Sepolia',
+  nativeCurrency: sepoliaEther,
+  rpcUrls: { default: { http: ['https://sepolia.base.org'] } },
+  blockExplorers: {
+    default: {
+      name: 'Basescan',
+      url: 'https://sepolia.basescan.org',
+      apiUrl: 'https://api-sepolia.basescan.org/api',
+    },
+  },
+  blockTime: 2_000,
+  testnet: true,
+})
+const arbitrum = defineChain({
+  id: 42_161,
+  name: 'Arbitrum One',
+  nativeCurrency: ether,
+  rpcUrls: { default: { http: ['https://arb1.arbitrum.io/rpc'] } },
+  blockExplorers: {
+    default: {
+      name: 'Arbiscan',
+      url: 'https://arbiscan.io',
+      apiUrl: 'https://api.arbiscan.io/api',
+    },
+  },
+  blockTime: 250,
+})
+const optimism = defineChain({
+  id: 10,
+  name: 'OP Mainnet',
+  nativeCurrency: ether,
+  rpcUrls: { default: { http: ['https://mainnet.optimism.io'] } },
+  blockExplorers: {
+    default: {
+      name: 'Optimism Explorer',
+      url: 'https://optimistic.etherscan.io',
+      apiUrl: 'https://api-optimistic.etherscan.io/api',
+    },
+  },
+  blockTime: 2_000,
+})
+const polygon = defineChain({
+  id: 137,
+  name: 'Polygon',
+  nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 },
+  rpcUrls: { default: { http: ['https://polygon.drpc.org'] } },
+  blockExplorers: {
+    default: {
+      name: 'PolygonScan',
+      url: 'https://polygonscan.com',
+      apiUrl: 'https://api.etherscan.io/v2/api',
+    },
+  },
+  blockTime: 2_000,
+})
+const avalanche = defineChain({
+  id: 43_114,
+  name: 'Avalanche',
+  nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
+  rpcUrls: { default: { http: ['https://api.avax.network/ext/bc/C/rpc'] } },
+  blockExplorers: {
+    default: { name: 'SnowTrace', url: 'https://snowtrace.io', apiUrl: 'https://api.snowtrace.io' },
+  },
+  blockTime: 1_700,
+})
+const celo = defineChain({
+  id: 42_220,
+  name: 'Celo',
+  nativeCurrency: { name: 'CELO', symbol: 'CELO', decimals: 18 },
+  rpcUrls: { default: { http: ['https://forno.celo.org'] } },
+  blockExplorers: {
+    default: {
+      name: 'Celo Explorer',
+      url: 'https://celoscan.io',
+      apiUrl: 'https://api.celoscan.io/api',
+    },
+  },
+  blockTime: 1_000,
+})
 
 const network = (name: string, chain: Chain, tokens: StablecoinInfo[]): NetworkInfo => ({
   name,
