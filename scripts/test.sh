@@ -1,6 +1,14 @@
 #!/bin/sh
-# The whole suite: lint, then every package's tests (vitest) against real anvil + sandbox.
+# The whole suite, after scripts/setup.sh has installed and built everything:
+# lint, the widget's size budgets and package checks, every package's vitest suite
+# (real anvil + sandbox), then the browser tests in Debian's Chromium.
 set -e
 cd "$(dirname "$0")/.."
+PNPM="node scripts/pnpm.mjs"
 node_modules/.bin/biome check .
+$PNPM --filter @paysession/checkout run size
+$PNPM --filter @paysession/checkout run lint:package
+$PNPM --filter @paysession/core --filter @paysession/server run lint:package
 node_modules/.bin/vitest run
+sh scripts/ensure-chromium.sh
+$PNPM --filter @paysession/checkout run test:browser
