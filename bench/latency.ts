@@ -73,8 +73,7 @@ try {
     const marks = await page.evaluate(() => (window as any).__marks)
     // With automine the wallet returns the hash once the transaction is mined: check it.
     const receipt = await rpc('eth_getTransactionReceipt', [marks.hash])
-    if (receipt?.status !== '0x1')
-      throw new Error(`no successful receipt for ${marks.hash}`)
+    if (receipt?.status !== '0x1') throw new Error(`no successful receipt for ${marks.hash}`)
     latencies.push(marks['paysession-paid'] - marks['paysession-funding-sent'])
 
     if (i < COUNTED) {
