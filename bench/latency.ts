@@ -75,6 +75,7 @@ try {
     const receipt = await rpc('eth_getTransactionReceipt', [marks.hash])
     if (receipt?.status !== '0x1') throw new Error(`no successful receipt for ${marks.hash}`)
     latencies.push(marks['paysession-paid'] - marks['paysession-funding-sent'])
+    if (process.env.BENCH_VERBOSE) console.log(i, latencies.at(-1), JSON.stringify(marks))
 
     if (i < COUNTED) {
       const paidAt = marks['paysession-paid']

@@ -50,6 +50,7 @@ export async function waitForPaymentReceipt(
   let nonce: number | undefined
   let cancelledLooks = 0 // looks in a row that found the nonce spent and no transfer
   let failures = 0 // looks in a row that failed (each already retried by the transport)
+  let looks = 0
 
   for (;;) {
     if (signal?.aborted) throw new PaySessionError('ABORTED', { cause: signal.reason })
@@ -92,7 +93,9 @@ export async function waitForPaymentReceipt(
     }
     if (Date.now() >= deadline)
       throw new PaySessionError('TIMEOUT', { details: `no receipt for ${hash}` })
-    await sleep(parameters.pollingInterval, signal)
+    // A transaction the wallet just returned is often mined within a block or two: look again
+    // soon, then back off to the chain client's polling interval.
+    await sleep(Math.min(parameters.pollingInterval, 250 * 2 ** looks++), signal)
   }
 }
 

@@ -184,6 +184,17 @@ export function createCheckout(
     }
   }
 
+  /**
+   * The transfer is mined: report it once more with the spec's `wait` (idempotent), so the
+   * service processes it now, then read the session at once rather than at the next poll. A
+   * service that ignores `wait`, or fails, leaves it to polling.
+   */
+  async function askServiceToSettle(hash: Hex) {
+    await reportFunding(config, { sessionId, sessionToken, hash, wait: true }).catch(() => {})
+    if (!destroyed)
+      void config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(sessionId) })
+  }
+
   async function followHash(hash: Hex, record: PaymentRecord | undefined) {
     try {
       const client = getClient(wagmi, { chainId: assets!.network.chainId })!
@@ -210,8 +221,10 @@ export function createCheckout(
         },
       })
       if (settled()) return
-      if (receipt.status === 'success') set({ step: 'waitingForService' })
-      else {
+      if (receipt.status === 'success') {
+        set({ step: 'waitingForService' })
+        void askServiceToSettle(receipt.transactionHash)
+      } else {
         clearPaymentRecord(config.storage, sessionId)
         set({ step: 'failed', error: new PaySessionError('TRANSACTION_FAILED'), canRetry: true })
         lastAction = 'load'
@@ -327,7 +340,7 @@ export function createCheckout(
       if (settled()) return
       const previous = await checkPreviousPayment(config, { session, staleAfter })
       if (previous.kind !== 'none') return resume(previous)
-      await payWithWallet(config, {
+      const paid = await payWithWallet(config, {
         session,
         sessionToken,
         token: state.selectedToken,
@@ -340,7 +353,7 @@ export function createCheckout(
         },
       })
       if (!settled()) set({ step: 'waitingForService' })
-      void config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(sessionId) })
+      void askServiceToSettle(paid.hash)
     } catch (error) {
       if (!settled()) onPayError(asError(error))
     } finally {
