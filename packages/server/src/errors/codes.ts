@@ -1,12 +1,12 @@
 /**
  * Every stable error code this package can produce. A code's meaning never changes.
  *
- * Service codes are the ones the service answers with (docs/service-decisions.md);
+ * Service codes are the ones the service answers with (README.md ("Where the spec says not shown"));
  * client codes are raised by this package itself. The names are shared with
  * `@paysession/core`.
  */
 export const paySessionErrorCodes = [
-  // Service answers (docs/service-decisions.md, "Errors"). A 5xx answer, INTERNAL
+  // Service answers (README.md ("Where the spec says not shown"), "Errors"). A 5xx answer, INTERNAL
   // included, becomes API_UNAVAILABLE with the service's code in `serviceCode`.
   'MALFORMED_JSON',
   'INVALID_REQUEST',
