@@ -111,6 +111,21 @@ describe('missing or unknown credential: 401 UNAUTHORIZED', () => {
   })
 })
 
+test('without a credential, a bad body is still a 401: credentials are checked first', async () => {
+  for (const path of [
+    '/api/v1/payment-sessions',
+    `/api/v1/payment-sessions/${a.paymentSessionId}/captures`,
+    `/api/v1/payment-sessions/${b.paymentSessionId}/funding-transaction`,
+  ]) {
+    expectError(await call('POST', path, { raw: '{not json' }), 401, 'UNAUTHORIZED')
+    expectError(
+      await call('POST', path, { raw: 'x', contentType: 'text/plain' }),
+      401,
+      'UNAUTHORIZED',
+    )
+  }
+})
+
 test('a session token on merchant endpoints: 403 FORBIDDEN', async () => {
   await sessionsUnchanged(async () => {
     for (const e of endpoints().filter((e) =>

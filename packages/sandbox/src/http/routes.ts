@@ -109,7 +109,12 @@ const reportFunding: Handler = async (ctx, { auth, params, body }) => {
   return ok({ success: true, status: s.status, ...(processed === undefined ? {} : { processed }) })
 }
 
-export const routes: { method: string; pattern: RegExp; handler: Handler }[] = [
+export const routes: {
+  method: string
+  pattern: RegExp
+  handler: Handler
+  authenticated?: false
+}[] = [
   {
     method: 'POST',
     pattern: /^\/payment-sessions$/,
@@ -200,5 +205,5 @@ export const routes: { method: string; pattern: RegExp; handler: Handler }[] = [
       })
     },
   },
-  { method: 'GET', pattern: /^\/health$/, handler: () => ok({ ok: true }) },
+  { method: 'GET', pattern: /^\/health$/, handler: () => ok({ ok: true }), authenticated: false },
 ]

@@ -87,10 +87,18 @@ export async function handle(ctx: Context, req: IncomingMessage, res: ServerResp
       if (!m) continue
       allowed = true
       if (route.method !== req.method) continue
+      // Credentials first: an unauthenticated request learns nothing, not even about its body.
+      const auth = authOf(ctx, req)
+      if (route.authenticated !== false && (auth.kind === 'none' || auth.kind === 'unknown'))
+        throw new ApiError(
+          401,
+          'UNAUTHORIZED',
+          'Send a valid credential as Authorization: Bearer <credential>.',
+        )
       const body = route.method === 'POST' ? await readJson(req) : {}
       const params = (m.slice(1) as string[]).map(decodeParam)
       const out = await route.handler(ctx, {
-        auth: authOf(ctx, req),
+        auth,
         params,
         body,
         query: url.searchParams,
