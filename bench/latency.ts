@@ -114,8 +114,8 @@ try {
       payments: latencies.length,
       'p50 ms': percentile(latencies, 50),
       'p95 ms': percentile(latencies, 95),
-      'min ms': latencies[0],
-      'max ms': latencies[latencies.length - 1],
+      'min ms': latencies[0]!,
+      'max ms': latencies[latencies.length - 1]!,
     },
   ])
   printTable('HTTP requests of one checkout to the service and the chain', counts)

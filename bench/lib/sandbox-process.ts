@@ -8,11 +8,38 @@ const CLI = fileURLToPath(
   new URL('../../packages/sandbox/bin/paysession-sandbox.js', import.meta.url),
 )
 
+/** Spawns a Node process and resolves once its stdout has printed `ready`; stop() sends Ctrl-C. */
+export async function spawnUntilReady(args: string[], ready: string, env: NodeJS.ProcessEnv = {}) {
+  const child: ChildProcess = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  })
+  await new Promise<void>((resolve, reject) => {
+    let out = ''
+    child.stdout!.on('data', (d) => {
+      out += d
+      if (out.includes(ready)) resolve()
+    })
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)))
+  })
+  child.stdout!.resume()
+  return async () => {
+    const exited = new Promise((r) => child.once('exit', r))
+    child.kill('SIGINT')
+    await exited
+  }
+}
+
+/** A fresh temporary data folder, removed by the returned function. */
+export function tempDataDir() {
+  const dir = mkdtempSync(join(tmpdir(), 'paysession-bench-'))
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
 /** Runs the sandbox CLI in its own process (as a merchant would), so load and server don't share a CPU thread. */
 export async function startSandboxProcess(port: number, chainPort: number) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'paysession-bench-'))
-  const child: ChildProcess = spawn(
-    process.execPath,
+  const data = tempDataDir()
+  const stop = await spawnUntilReady(
     [
       CLI,
       'start',
@@ -21,27 +48,16 @@ export async function startSandboxProcess(port: number, chainPort: number) {
       '--chain-port',
       String(chainPort),
       '--data-dir',
-      dataDir,
+      data.dir,
     ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    'Ctrl-C stops it',
   )
-  await new Promise<void>((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (d) => {
-      out += d
-      if (out.includes('Ctrl-C stops it')) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}: ${out}`)))
-  })
-  child.stdout!.resume()
   return {
     apiUrl: `http://127.0.0.1:${port}`,
     apiKey: 'sk_sandbox_paysession',
     stop: async () => {
-      const exited = new Promise((r) => child.once('exit', r))
-      child.kill('SIGINT')
-      await exited
-      rmSync(dataDir, { recursive: true, force: true })
+      await stop()
+      data.remove()
     },
   }
 }
