@@ -1,0 +1,216 @@
+// "Never twice": a reload at each step of the flow never leads to a second transfer, and the
+// page ends paid. (The reload while confirming with automine off is in exclusive.spec.ts.)
+import { expect, test } from '@playwright/test'
+import {
+  createOrder,
+  customers,
+  env,
+  expectPaidOnce,
+  expectTransfers,
+  expectWebhooks,
+  getSession,
+  sendToken,
+  units,
+  waitForStatus,
+} from '../support/demo.js'
+import {
+  chooseToken,
+  connect,
+  countSends,
+  dialog,
+  expectPaidView,
+  openCheckout,
+  payButton,
+  recorded,
+  reviewPayButton,
+  setWalletMode,
+  state,
+  waitForStep,
+  walletDialog,
+} from '../support/widget.js'
+
+test('reload before connecting, and after connecting: one transfer, paid', async ({
+  page,
+}, testInfo) => {
+  const order = await createOrder('notebook')
+  await openCheckout(page, order.path)
+  const sends = countSends(page)
+  // The button waits for the session (held here) before it offers to pay.
+  let release!: () => void
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(`**/payment-sessions/${order.id}`, async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Loading payment…')
+  await expect(payButton(page)).toBeDisabled()
+  await state(page, testInfo, '1-loading')
+  release()
+  await expect(payButton(page)).toHaveText('Pay $12.00')
+  await connect(page)
+  // Reload once connected: the wallet stays connected and the widget resumes at the coin choice.
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Pay $12.00')
+  await payButton(page).click()
+  await waitForStep(page, 'chooseToken')
+  await chooseToken(page, 'USDC')
+  await reviewPayButton(page).click()
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  const session = await expectPaidOnce(order.id)
+  expect(sends).toHaveLength(1)
+  // And after paid: still paid, nothing to pay.
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Paid')
+  await payButton(page).click()
+  await waitForStep(page, 'paid')
+  await expect(reviewPayButton(page)).toHaveCount(0)
+  await expectTransfers(session.oneTimeWalletAddress, 1)
+})
+
+test('reload with the wallet prompt open, then the wallet sends: one transfer, paid', async ({
+  page,
+}, testInfo) => {
+  const order = await createOrder('notebook')
+  await openCheckout(page, order.path, 0, 'ask')
+  await setWalletMode(page, 'autoapprove')
+  await connect(page)
+  await chooseToken(page, 'USDC')
+  await setWalletMode(page, 'ask')
+  await reviewPayButton(page).click()
+  await expect(walletDialog(page)).toHaveAttribute('data-kind', 'send')
+  await waitForStep(page, 'confirmInWallet')
+  await page.reload()
+  // A prompt may still be open (a wallet extension outlives the page): never a fresh pay button.
+  await expect(payButton(page)).toHaveText('Payment in progress')
+  await state(page, testInfo, '1-button-in-progress')
+  await payButton(page).click()
+  await waitForStep(page, 'waitingForService')
+  await expect(dialog(page).getByRole('alert')).toHaveText(
+    'A payment for this checkout is already in progress.',
+  )
+  await expect(reviewPayButton(page)).toHaveCount(0)
+  await state(page, testInfo, '2-in-progress')
+  // The customer approves in the wallet, which sends the transfer it was asked for.
+  const session = await getSession(order.id)
+  await sendToken(customers[0], 'USDC', session.oneTimeWalletAddress, units('12.00'))
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  await expectPaidOnce(order.id)
+})
+
+test('reload with the wallet prompt open, prompt abandoned: pays once, later', async ({ page }) => {
+  const order = await createOrder('notebook')
+  await openCheckout(page, order.path, 0, 'ask')
+  await setWalletMode(page, 'autoapprove')
+  await connect(page)
+  await chooseToken(page, 'USDC')
+  await setWalletMode(page, 'ask')
+  await reviewPayButton(page).click()
+  await expect(walletDialog(page)).toHaveAttribute('data-kind', 'send')
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Payment in progress')
+  // Nothing reached the chain and the prompt is long gone (its record is 10 minutes old).
+  await page.evaluate((id) => {
+    const key = `paysession:payment:${id}`
+    const record = JSON.parse(localStorage.getItem(key)!)
+    record.createdAt -= 10 * 60_000
+    localStorage.setItem(key, JSON.stringify(record))
+  }, order.id)
+  await page.goto(`${env.demo}${order.path}?wallet=autoapprove`)
+  const sends = countSends(page)
+  await expect(payButton(page)).toHaveText('Pay $12.00')
+  await payButton(page).click()
+  await waitForStep(page, 'chooseToken')
+  await chooseToken(page, 'USDC')
+  await reviewPayButton(page).click()
+  await waitForStep(page, 'paid')
+  await expectPaidOnce(order.id)
+  expect(sends).toHaveLength(1)
+})
+
+test('reload right after the hash, before the service heard of it: one transfer, paid', async ({
+  page,
+}) => {
+  const order = await createOrder('notebook')
+  await openCheckout(page, order.path)
+  const sends = countSends(page)
+  // The report of the hash never leaves this page: it reloads first.
+  let reported!: () => void
+  const reportSeen = new Promise<void>((resolve) => {
+    reported = resolve
+  })
+  await page.route(`**/payment-sessions/${order.id}/funding-transaction`, () => reported())
+  await connect(page)
+  await chooseToken(page, 'USDC')
+  await reviewPayButton(page).click()
+  await reportSeen
+  const { events } = await recorded(page)
+  const hash = events.find((e) => e.type === 'paysession-funding-sent')!.detail.hash
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+  await page.reload()
+  await expect(payButton(page)).toHaveText(/Payment in progress|Paid/)
+  await payButton(page).click()
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  const session = await waitForStatus(order.id, 'FUNDED')
+  // Reported again after the reload.
+  await expect
+    .poll(async () => (await getSession(order.id)).userSubmittedTransactionHash)
+    .toBe(hash)
+  const [log] = await expectTransfers(session.oneTimeWalletAddress, 1)
+  expect(log!.transactionHash).toBe(hash)
+  expect(sends).toHaveLength(1)
+  await expectWebhooks(order.id, ['CREATED', 'PENDING', 'FUNDED'])
+})
+
+test('double click on pay: one prompt, one transfer', async ({ page }) => {
+  const order = await createOrder('notebook')
+  await openCheckout(page, order.path)
+  const sends = countSends(page)
+  await connect(page)
+  await chooseToken(page, 'USDC')
+  await reviewPayButton(page).dblclick()
+  await waitForStep(page, 'paid')
+  await expectPaidOnce(order.id)
+  expect(sends).toHaveLength(1)
+  const { steps } = await recorded(page)
+  expect(steps.filter((s) => s === 'confirmInWallet')).toHaveLength(1)
+})
+
+test('the same session in two tabs: one transfer, both end paid', async ({ context }, testInfo) => {
+  const order = await createOrder('notebook')
+  const first = await context.newPage()
+  const second = await context.newPage()
+  await openCheckout(first, order.path, 0, 'ask')
+  await setWalletMode(first, 'autoapprove')
+  await connect(first)
+  await chooseToken(first, 'USDC')
+  await setWalletMode(first, 'ask')
+  // The second tab shares the wallet connection (same site).
+  await openCheckout(second, order.path, 0, 'ask')
+  const sends = [countSends(first), countSends(second)]
+  await payButton(second).click()
+  await waitForStep(second, 'chooseToken')
+  await chooseToken(second, 'USDC')
+  // Tab 1 opens the wallet prompt; tab 2 presses Pay meanwhile.
+  await reviewPayButton(first).click()
+  await expect(walletDialog(first)).toHaveAttribute('data-kind', 'send')
+  await reviewPayButton(second).click()
+  await waitForStep(second, 'waitingForService')
+  await expect(dialog(second).getByRole('alert')).toHaveText(
+    'A payment for this checkout is already in progress.',
+  )
+  await expect(walletDialog(second)).toHaveCount(0)
+  await state(second, testInfo, 'second-tab-in-progress')
+  await walletDialog(first).locator('.approve').click()
+  await waitForStep(first, 'paid')
+  await waitForStep(second, 'paid')
+  await expectPaidView(first)
+  await expectPaidView(second)
+  await expectPaidOnce(order.id)
+  expect(sends.map((s) => s.length)).toEqual([1, 0])
+})
