@@ -155,10 +155,6 @@ test('session expires while the customer is at the review: Pay shows the expiry'
   expect(sends).toHaveLength(0)
   await expectTransfers(session.oneTimeWalletAddress, 0)
   await expectWebhooks(order.id, ['CREATED', 'CANCELED'])
-  // BUG-2 (see the e2e report): pay() maps the expired session token to "Payment failed" with
-  // "Try again" (load() maps the same error to "Payment expired"); the poller corrects it to
-  // expired only on its next idle poll, up to 8 s later.
-  test.fail()
   expect((await recorded(page)).steps).not.toContain('failed')
   await expect(dialog(page).getByRole('heading', { name: 'Payment expired' })).toBeVisible({
     timeout: 1_000,

@@ -164,10 +164,6 @@ test.describe('zero gas balance', () => {
   })
 
   test('then gas arrives: the customer can pay right away', async ({ page }, testInfo) => {
-    // BUG-1 (see the e2e report): after a send the node refused (no gas), "Try again" claims
-    // "Payment sent. Waiting for the payment service…" / PAYMENT_IN_PROGRESS for 120 s although
-    // nothing was sent; the customer cannot pay until the payment record goes stale.
-    test.fail()
     const customer = customers[4]
     await setEthBalance(customer, 0n)
     try {

@@ -28,6 +28,7 @@ export const de: Catalog = {
   viewTransaction: 'Transaktion ansehen',
   transaction: 'Transaktion',
   waitingForService: 'Zahlung gesendet. Warten auf den Zahlungsdienst…',
+  waitingForPayment: 'Warten auf die Zahlung…',
   paidTitle: 'Zahlung erhalten',
   paidText: '{amount} bezahlt. Sie können dieses Fenster schließen.',
   done: 'Fertig',

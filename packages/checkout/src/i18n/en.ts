@@ -32,6 +32,7 @@ export const en = {
   viewTransaction: 'View the transaction',
   transaction: 'Transaction',
   waitingForService: 'Payment sent. Waiting for the payment service…',
+  waitingForPayment: 'Waiting for the payment…',
   paidTitle: 'Payment received',
   paidText: '{amount} paid. You can close this window.',
   done: 'Done',

@@ -28,6 +28,7 @@ export const fr: Catalog = {
   viewTransaction: 'Voir la transaction',
   transaction: 'Transaction',
   waitingForService: 'Paiement envoyé. En attente du service de paiement…',
+  waitingForPayment: 'En attente du paiement…',
   paidTitle: 'Paiement reçu',
   paidText: '{amount} payé. Vous pouvez fermer cette fenêtre.',
   done: 'Terminé',

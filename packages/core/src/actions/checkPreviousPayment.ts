@@ -112,8 +112,9 @@ export async function checkPreviousPayment(
     })
   }
 
-  // 4. A wallet prompt that may still be open (another tab, or just before a reload).
-  if (record && Date.now() - record.createdAt < staleAfter) {
+  // 4. A wallet prompt that may still be open (another tab, or just before a reload). A record
+  // whose prompt ended in an error, with nothing on chain (steps 1 to 3), no longer blocks.
+  if (record && record.state !== 'ended' && Date.now() - record.createdAt < staleAfter) {
     return { kind: 'inFlight', reason: 'prompting', hash: record.hash, record }
   }
   if (record) clearPaymentRecord(config.storage, sessionId)

@@ -149,9 +149,11 @@ export async function payWithWallet(
     })
   } catch (error) {
     const mapped = walletError(error)
-    // Only when we know nothing was sent; otherwise the record stays and the chain decides.
+    // Only when we know nothing was sent is the record cleared. Otherwise the wallet answered
+    // without a hash: no prompt is open any more, but the chain decides before another payment.
     if (['USER_REJECTED', 'WRONG_NETWORK', 'WALLET_NOT_CONNECTED'].includes(mapped.code))
       clearPaymentRecord(config.storage, sessionId)
+    else writePaymentRecord(config.storage, { ...record, state: 'ended' })
     throw mapped
   }
 

@@ -383,6 +383,9 @@ export function createCheckout(
       case 'TRANSACTION_FAILED':
       case 'TRANSFER_MISMATCH':
         return set({ step: 'failed', error, canRetry: true })
+      case 'SESSION_TOKEN_EXPIRED':
+      case 'SESSION_EXPIRED':
+        return set({ step: 'expired', error, canRetry: false })
     }
     // Anything else after the prompt: the chain decides before another payment is allowed.
     lastAction = 'load'

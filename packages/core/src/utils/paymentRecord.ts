@@ -8,8 +8,12 @@ import type { PaySessionStorage } from './storage.js'
 export type PaymentRecord = {
   version: 1
   sessionId: string
-  /** `prompting`: the wallet was asked, no hash yet. `submitted`: the wallet returned `hash`. */
-  state: 'prompting' | 'submitted'
+  /**
+   * `prompting`: the wallet was asked, no hash yet. `submitted`: the wallet returned `hash`.
+   * `ended`: the wallet answered the send with an error, so it returned no hash; only the chain
+   * can still show a transfer (checked before any new payment), no prompt is open any more.
+   */
+  state: 'prompting' | 'submitted' | 'ended'
   chainId: number
   token: string
   tokenAddress: Address

@@ -338,7 +338,9 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   confirmInWallet: (v) => waiting(v, v.t.confirmInWallet, v.t.confirmHint),
   submitted: (v) => waiting(v, v.t.confirming),
   confirming: (v) => waiting(v, v.t.confirming),
-  waitingForService: (v) => waiting(v, v.t.waitingForService),
+  // Without a hash (an open prompt elsewhere, or funds seen at the address) nothing says it was sent.
+  waitingForService: (v) =>
+    waiting(v, v.state.hash ? v.t.waitingForService : v.t.waitingForPayment),
   paid: done,
   completed: done,
   expired: (v) => ended(v, v.t.expiredTitle),
