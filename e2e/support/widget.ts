@@ -197,21 +197,9 @@ export async function shot(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { path, contentType: 'image/png' })
 }
 
-/**
- * axe on the widget (its shadow DOM included): no violations. `walletOnTop`: the Sandbox
- * Wallet's own modal prompt is open above the widget (a test-only, in-page wallet; a real
- * wallet's prompt is outside the page). Then axe reports the widget's `<header>` as a second
- * banner landmark (reported as a finding, see the e2e report); that one rule is skipped there.
- */
-export async function expectAxeClean(
-  page: Page,
-  testInfo?: TestInfo,
-  name?: string,
-  walletOnTop = false,
-) {
-  let builder = new AxeBuilder({ page }).include('paysession-checkout')
-  if (walletOnTop) builder = builder.disableRules(['landmark-no-duplicate-banner'])
-  const result = await builder.analyze()
+/** axe on the widget (its shadow DOM included): no violations, in every state. */
+export async function expectAxeClean(page: Page, testInfo?: TestInfo, name?: string) {
+  const result = await new AxeBuilder({ page }).include('paysession-checkout').analyze()
   const violations = result.violations.map(
     (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
   )
@@ -220,13 +208,8 @@ export async function expectAxeClean(
   expect(violations, `axe violations in state ${name ?? ''}`).toEqual([])
 }
 
-/** Screenshot and axe scan of one state (`axe: 'wallet-on-top'`, see expectAxeClean). */
-export async function state(
-  page: Page,
-  testInfo: TestInfo,
-  name: string,
-  axe: boolean | 'wallet-on-top' = true,
-) {
+/** Screenshot and axe scan of one state. */
+export async function state(page: Page, testInfo: TestInfo, name: string, axe = true) {
   await shot(page, testInfo, name)
-  if (axe) await expectAxeClean(page, testInfo, name, axe === 'wallet-on-top')
+  if (axe) await expectAxeClean(page, testInfo, name)
 }

@@ -45,7 +45,7 @@ test('rejects in the wallet, then pays', async ({ page }, testInfo) => {
   await expect(walletDialog(page)).toHaveAttribute('data-kind', 'connect')
   await waitForStep(page, 'connecting')
   await expect(stepText(page, 'Connecting to your wallet…')).toBeVisible()
-  await state(page, testInfo, '2-connecting-wallet-prompt', 'wallet-on-top')
+  await state(page, testInfo, '2-connecting-wallet-prompt')
   await walletDialog(page).locator('.approve').click()
   await waitForStep(page, 'chooseToken')
   await chooseToken(page, 'USDC')
@@ -54,7 +54,7 @@ test('rejects in the wallet, then pays', async ({ page }, testInfo) => {
   await expect(walletDialog(page)).toContainText('12.00 USDC')
   await waitForStep(page, 'confirmInWallet')
   await expect(stepText(page, 'Confirm the payment in your wallet')).toBeVisible()
-  await state(page, testInfo, '3-confirm-in-wallet', 'wallet-on-top')
+  await state(page, testInfo, '3-confirm-in-wallet')
   await walletDialog(page).locator('.reject').click()
   await waitForStep(page, 'review')
   await expect(dialog(page).getByRole('alert')).toHaveText(

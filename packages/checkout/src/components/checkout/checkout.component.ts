@@ -356,7 +356,7 @@ export class PaySessionCheckout extends LitElement {
         ${
           this._open
             ? html`
-              <header part="header">
+              <div class="header" part="header">
                 <h2 id="title" part="title">${t.title}</h2>
                 <button
                   part="close"
@@ -367,7 +367,7 @@ export class PaySessionCheckout extends LitElement {
                 >
                   ×
                 </button>
-              </header>
+              </div>
               <div part="body">
                 ${
                   this._engine && this.controller && this._catalog

@@ -94,7 +94,7 @@ export const styles = css`
   dialog::backdrop {
     background: var(--paysession-backdrop, rgb(15 23 42 / 0.55));
   }
-  header {
+  .header {
     display: flex;
     align-items: center;
     justify-content: space-between;
