@@ -3,6 +3,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { build } from 'vite'
 import { startSandbox } from '../../sandbox/dist/index.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -18,6 +19,15 @@ const types: Record<string, string> = {
  * test workers, which only share environment variables with this process.
  */
 export default async function globalSetup() {
+  // The React test page (test/react), bundled like a consumer's app would be: it imports
+  // `@paysession/checkout/react`, which resolves through the package's exports to dist/.
+  await build({
+    configFile: false,
+    root: join(root, 'test/react'),
+    base: '/test/react/dist/',
+    logLevel: 'warn',
+    build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
+  })
   const sandbox = await startSandbox({
     port: 0,
     chainPort: 0,
