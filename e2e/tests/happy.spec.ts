@@ -122,18 +122,11 @@ for (const [index, { integration, token, product }] of cases.entries())
     // Webhooks: the merchant's endpoint acknowledged each status, in order.
     await expectWebhooks(order.id, ['CREATED', 'PENDING', 'FUNDED'])
     const { steps, events } = await recorded(page)
-    expect(steps).toEqual([
-      'loading',
-      'chooseWallet',
-      'connecting',
-      'chooseToken',
-      'review',
-      'confirmInWallet',
-      'submitted',
-      'confirming',
-      'waitingForService',
-      'paid',
-    ])
+    // Every step in order. `confirming` and `waitingForService` pass unseen when the service
+    // already reports FUNDED while the widget is still waiting for the hash report or the receipt.
+    expect(steps.join(' ')).toMatch(
+      /^loading chooseWallet connecting chooseToken review confirmInWallet submitted( confirming)?( waitingForService)? paid$/,
+    )
     expect(events.find((e) => e.type === 'paysession-paid')?.detail).toMatchObject({
       sessionId: order.id,
       amount,

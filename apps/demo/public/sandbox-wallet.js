@@ -293,18 +293,26 @@
 
   const host = document.createElement('sandbox-wallet-ui')
   const root = host.attachShadow({ mode: 'open' })
-  root.innerHTML = `<style>
+  // The UI's CSS is a constructable stylesheet adopted by the shadow root: no <style> element
+  // and no style attribute, so a page with a strict \`style-src 'self'\` CSP does not block it.
+  const css = `
     :host { all: initial; }
     * { box-sizing: border-box; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
     .badge { position: fixed; left: 16px; bottom: 16px; z-index: 2147483000; display: flex; align-items: center; gap: 8px;
-      padding: 8px 10px; background: #fff; color: #1d2a26; border: 1px solid #d9dfdc; border-radius: 12px;
-      box-shadow: 0 6px 24px #0f2a2214; }
-    .badge img { width: 22px; height: 22px; border-radius: 6px; }
-    .badge strong { font-weight: 600; }
-    .badge select { border: 1px solid #d9dfdc; border-radius: 8px; padding: 3px 6px; background: #f7f8f7; color: inherit; }
-    .dot { width: 8px; height: 8px; border-radius: 50%; background: #b7bfbb; }
+      max-width: calc(100vw - 32px); padding: 8px 10px; background: #fff; color: #1d2a26; border: 1px solid #d9dfdc;
+      border-radius: 12px; box-shadow: 0 6px 24px #0f2a2214; }
+    .badge img { flex: none; width: 22px; height: 22px; border-radius: 6px; }
+    .badge strong { font-weight: 600; white-space: nowrap; }
+    .badge select { flex: 0 1 auto; min-width: 0; text-overflow: ellipsis; border: 1px solid #d9dfdc; border-radius: 8px;
+      padding: 3px 6px; background: #f7f8f7; color: inherit; }
+    .dot { flex: none; width: 8px; height: 8px; border-radius: 50%; background: #b7bfbb; }
     .dot.on { background: #2f9e6e; }
-    .link { background: none; border: 0; color: #2f5d50; cursor: pointer; padding: 0; text-decoration: underline; }
+    .link { flex: none; white-space: nowrap; background: none; border: 0; color: #2f5d50; cursor: pointer; padding: 0; text-decoration: underline; }
+    /* On a phone the name gives way to the customer picker; it stays for screen readers. */
+    @media (max-width: 480px) {
+      .badge { gap: 6px; padding: 6px 8px; }
+      .badge .name { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+    }
     dialog { width: min(380px, calc(100vw - 32px)); padding: 0; border: 0; border-radius: 16px; color: #1d2a26;
       box-shadow: 0 24px 64px #0f2a2240; }
     dialog::backdrop { background: #0f1f1a66; }
@@ -323,10 +331,11 @@
     footer button { flex: 1; padding: 10px 12px; border-radius: 10px; font-weight: 600; cursor: pointer; border: 1px solid #cfd6d3; background: #fff; color: #1d2a26; }
     footer button.approve { background: #2f5d50; border-color: #2f5d50; color: #fff; }
     button:focus-visible, select:focus-visible { outline: 3px solid #f4c542; outline-offset: 2px; }
-  </style>
+  `
+  root.innerHTML = `
   <div class="badge" part="badge">
     <img alt="" src="${info.icon}">
-    <span><strong>Sandbox Wallet</strong></span>
+    <span class="name"><strong>Sandbox Wallet</strong></span>
     <span class="dot" title="Not connected"></span>
     <select aria-label="Test customer"></select>
     <button class="link" type="button" hidden>Disconnect</button>
@@ -336,6 +345,16 @@
     <div class="body"><p class="origin"></p><dl></dl></div>
     <footer><button type="button" class="reject">Reject</button><button type="button" class="approve">Approve</button></footer>
   </dialog>`
+  if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function') {
+    const sheet = new CSSStyleSheet()
+    sheet.replaceSync(css)
+    root.adoptedStyleSheets = [sheet]
+  } else {
+    // Browsers without constructable stylesheets (none current) get a <style> element.
+    const style = document.createElement('style')
+    style.textContent = css
+    root.prepend(style)
+  }
   const $ = (selector) => root.querySelector(selector)
   const select = $('select')
   const dialog = $('dialog')

@@ -6,7 +6,21 @@ import { appRoot, checkoutCdnDir, startDemo } from './startDemo.js'
 const env = process.env
 const num = (value: string | undefined, fallback: number) =>
   value === undefined || value === '' ? fallback : Number(value)
+/** A positive number of seconds from the environment, or undefined (the sandbox's default). */
+const seconds = (name: string): number | undefined => {
+  const value = env[name]
+  if (value === undefined || value === '') return undefined
+  const n = Number(value)
+  if (!Number.isFinite(n) || n <= 0) {
+    console.error(`${name} must be a positive number of seconds, not "${value}".`)
+    process.exit(1)
+  }
+  return n
+}
 const repoRoot = resolve(appRoot, '..', '..')
+// Checked before anything starts, so a typo fails fast.
+const fundingWindowSeconds = seconds('PAYSESSION_FUNDING_WINDOW_SECONDS')
+const tokenTtlSeconds = seconds('PAYSESSION_TOKEN_TTL_SECONDS')
 
 const spa = await buildSpa({
   appRoot,
@@ -23,6 +37,9 @@ const demo = await startDemo({
     dataDir: resolve(repoRoot, env.PAYSESSION_DATA_DIR || '.paysession'),
     apiKey: env.PAYSESSION_API_KEY || undefined,
     webhookSecret: env.PAYSESSION_WEBHOOK_SECRET || undefined,
+    fundingWindowSeconds,
+    tokenTtlSeconds,
+    // PAYSESSION_WEBHOOK_URL is not read: the demo points the sandbox at its own /webhooks.
     quiet: true,
   },
 }).catch((error: unknown) => {

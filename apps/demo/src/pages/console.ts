@@ -35,13 +35,13 @@ export function sessionsFragment(data: ConsoleData): SafeHtml {
   if (data.sessions.length === 0) {
     return html`<p class="empty">No sessions yet. <a href="/">Buy something in the shop</a> to create one.</p>`
   }
-  return html`<table class="table">
+  return html`<table class="table sessions">
   <thead><tr><th>Session</th><th class="num">Amount</th><th>Status</th></tr></thead>
   <tbody>${data.sessions.map(
     (
       s,
     ) => html`<tr class="${s.paymentSessionId === data.selected?.paymentSessionId ? 'is-selected' : ''}">
-    <td><a href="/console?session=${s.paymentSessionId}"><strong>${itemName(data, s.paymentSessionId)}</strong><br><code>${s.paymentSessionId}</code> <small class="muted">${time(s.createdAt)}</small></a></td>
+    <td><a href="/console?session=${s.paymentSessionId}" title="${s.paymentSessionId}"><strong>${itemName(data, s.paymentSessionId)}</strong><code>${s.paymentSessionId}</code><small class="muted">${time(s.createdAt)}</small></a></td>
     <td class="num">${s.amount && s.currency ? formatPrice(s.amount, s.currency) : '—'}</td>
     <td>${badge(s.status)}</td>
   </tr>`,
