@@ -107,6 +107,11 @@ export function createCheckout(
     assets?.network.explorerUrl ? `${assets.network.explorerUrl}/tx/${hash}` : undefined
   const asError = (error: unknown) =>
     error instanceof PaySessionError ? error : new PaySessionError('WALLET_ERROR', { cause: error })
+  /** An error that ends this attempt: an expired session or token ends the checkout for good. */
+  const fail = (error: PaySessionError, canRetry: boolean) =>
+    EXPIRY_CODES.includes(error.code)
+      ? set({ step: 'expired', error, canRetry: false })
+      : set({ step: 'failed', error, canRetry })
 
   function onSession(session: PaymentSession) {
     set({ session, amount: session.amount })
@@ -127,8 +132,7 @@ export function createCheckout(
       onError: (error, final) => {
         if (!final || settled()) return
         stopWatching = undefined
-        if (error.code === 'SESSION_TOKEN_EXPIRED') set({ step: 'expired', error, canRetry: false })
-        else set({ step: 'failed', error, canRetry: true })
+        fail(error, true)
         lastAction = 'load'
       },
     })
@@ -152,10 +156,7 @@ export function createCheckout(
       else set({ step: 'chooseWallet' })
     } catch (error) {
       if (settled()) return
-      const failure = asError(error)
-      if (failure.code === 'SESSION_TOKEN_EXPIRED')
-        set({ step: 'expired', error: failure, canRetry: false })
-      else set({ step: 'failed', error: failure, canRetry: isRetryable(error) })
+      fail(asError(error), isRetryable(error))
     }
   }
 
@@ -362,6 +363,7 @@ export function createCheckout(
   }
 
   function onPayError(error: PaySessionError) {
+    if (EXPIRY_CODES.includes(error.code)) return fail(error, false)
     switch (error.code) {
       case 'USER_REJECTED':
       case 'WRONG_NETWORK':
@@ -383,9 +385,6 @@ export function createCheckout(
       case 'TRANSACTION_FAILED':
       case 'TRANSFER_MISMATCH':
         return set({ step: 'failed', error, canRetry: true })
-      case 'SESSION_TOKEN_EXPIRED':
-      case 'SESSION_EXPIRED':
-        return set({ step: 'expired', error, canRetry: false })
     }
     // Anything else after the prompt: the chain decides before another payment is allowed.
     lastAction = 'load'
@@ -444,6 +443,8 @@ export function createCheckout(
     },
   }
 }
+
+const EXPIRY_CODES: PaySessionError['code'][] = ['SESSION_TOKEN_EXPIRED', 'SESSION_EXPIRED']
 
 function isRetryable(error: unknown) {
   return (
