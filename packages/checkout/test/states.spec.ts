@@ -144,6 +144,9 @@ test('after a reload mid-payment it resumes, never a fresh pay button', async ({
   })
   await dialog(page).getByRole('button', { name: /^Pay / }).click()
   await waitForStep(page, 'confirmInWallet')
+  // Reload once the wallet holds the prompt: the step shows a moment before the payment is
+  // recorded, and a reload before any prompt rightly offers a fresh pay button.
+  await page.waitForFunction(() => !!(window as any).__wallet.release.send)
   await page.reload()
   await expect(payButton(page)).toHaveText('Payment in progress')
   await shot(page, 'button-in-progress')
