@@ -11,6 +11,7 @@ import {
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { resolveSessionAssets } from '../registry/registry.js'
+import { isTransactionHash } from '../utils/isTransactionHash.js'
 import {
   clearPaymentRecord,
   type PaymentRecord,
@@ -35,9 +36,6 @@ export type PreviousPayment =
       record?: PaymentRecord | undefined
     }
 export type CheckPreviousPaymentReturnType = PreviousPayment
-
-const isHash = (value: unknown): value is Hex =>
-  typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value)
 
 /**
  * "Never twice": decides whether this session may be paid now. Checks the session status, the
@@ -65,7 +63,7 @@ export async function checkPreviousPayment(
       session.userSubmittedTransactionHash,
       session.fundingTransactionHash,
     ]
-    for (const hash of new Set(hashes.filter(isHash))) {
+    for (const hash of new Set(hashes.filter(isTransactionHash))) {
       const receipt = await getTransactionReceipt(client, hash).catch(() => undefined)
       if (receipt?.status === 'success')
         return { kind: 'inFlight', reason: 'hashMined', hash, record }

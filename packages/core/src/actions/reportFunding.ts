@@ -2,6 +2,7 @@ import { postFundingTransaction, type ReportFundingResponse } from '../api/sessi
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isRetryableApiError } from '../errors/api.js'
 import { PaySessionError } from '../errors/base.js'
+import { isTransactionHash } from '../utils/isTransactionHash.js'
 import { retryDelay } from '../utils/retryDelay.js'
 
 export type ReportFundingParameters = {
@@ -23,7 +24,7 @@ export async function reportFunding(
   config: PaySessionConfig,
   parameters: ReportFundingParameters,
 ): Promise<ReportFundingReturnType> {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(parameters.hash))
+  if (!isTransactionHash(parameters.hash))
     throw new PaySessionError('INVALID_TRANSACTION_HASH', { details: parameters.hash })
   return config.queryClient.fetchQuery({
     queryKey: ['paysession', 'report', parameters.sessionId, parameters.hash, !!parameters.wait],

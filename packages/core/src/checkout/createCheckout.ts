@@ -15,6 +15,7 @@ import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isPaySessionError, PaySessionError } from '../errors/base.js'
 import { resolveSessionAssets } from '../registry/registry.js'
 import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
+import { isTransactionHash } from '../utils/isTransactionHash.js'
 import {
   clearPaymentRecord,
   type PaymentRecord,
@@ -120,7 +121,14 @@ export function createCheckout(
     if (isSettled(session)) clearPaymentRecord(config.storage, sessionId)
     const code =
       step === 'expired' ? 'SESSION_EXPIRED' : step === 'failed' ? 'SESSION_FAILED' : undefined
-    set({ step, error: code && new PaySessionError(code), canRetry: false })
+    // Paid: show the transaction the service saw fund the session, which is the replacement when
+    // the wallet sped the transfer up, even if the service says so before the receipt wait does.
+    const funding = session.fundingTransactionHash
+    const funded =
+      (step === 'paid' || step === 'completed') && isTransactionHash(funding)
+        ? { hash: funding, explorerTxUrl: explorerTxUrl(funding) }
+        : {}
+    set({ step, error: code && new PaySessionError(code), canRetry: false, ...funded })
   }
 
   function watch() {
