@@ -132,8 +132,9 @@ function stopChild(child: ChildProcess): Promise<void> {
 function processStart(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // Field 22, counted after the ")" that ends the command name.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
+    // Fields after the ")" that ends the command name: state (3), ..., start time (22).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return fields[0] === 'Z' ? undefined : fields[19]
   } catch {}
   try {
     return (

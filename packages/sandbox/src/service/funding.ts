@@ -146,10 +146,12 @@ async function reconcile(ctx: Context, latest: number): Promise<number> {
 function forgetTransfer(ctx: Context, t: TransferRow) {
   const s = ctx.db.sessions.get(t.session_id)!
   if (t.disposition === 'FUNDING' && s.status !== 'CREATED' && s.status !== 'PENDING') {
-    // Cannot happen while chain state is saved before funding is recorded; say so loudly if it does.
+    // Only when an older chain state had to be loaded (the current file was damaged): the session
+    // cannot stay FUNDED for money that is not there.
     ctx.log(
-      `session ${s.id} (${s.status}) counted transfer ${t.tx_hash}, which is no longer on chain`,
+      `session ${s.id} (${s.status}) was funded by transfer ${t.tx_hash}, which is no longer on chain`,
     )
+    if (s.status === 'FUNDED') updateSession(ctx, s, { status: 'ERROR' })
     return
   }
   ctx.log(`transfer ${t.tx_hash} to session ${s.id} is no longer on chain: not received`)
