@@ -26,21 +26,17 @@ export async function spawnSandbox(
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<SandboxProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', cli, 'start', '--data-dir', dataDir],
-    {
-      cwd: demoApp,
-      env: {
-        ...process.env,
-        PAYSESSION_PORT: '0',
-        PAYSESSION_CHAIN_PORT: '0',
-        PAYSESSION_POLL_INTERVAL_MS: '50',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'start', '--data-dir', dataDir], {
+    cwd: demoApp,
+    env: {
+      ...process.env,
+      PAYSESSION_PORT: '0',
+      PAYSESSION_CHAIN_PORT: '0',
+      PAYSESSION_POLL_INTERVAL_MS: '50',
+      ...env,
     },
-  )
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   const waiters = new Set<() => void>()
   const onData = (chunk: Buffer) => {
