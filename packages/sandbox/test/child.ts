@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -115,4 +115,17 @@ export function client(sb: { apiUrl: string; apiKey: string }) {
     })
     return { status: res.status, json: (await res.json()) as any }
   }
+}
+
+/** Runs a one-shot CLI command (`webhooks retry`, ...) on a data folder; resolves with what it printed. */
+export function runCli(dataDir: string, args: string[]) {
+  return new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', cli, ...args, '--data-dir', dataDir],
+      { cwd: demoApp },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    ),
+  )
 }

@@ -11,7 +11,7 @@ import { afterAll, afterEach, expect, test } from 'vitest'
 import { anvilBinary } from '../src/chain/anvil.js'
 import { CUSTOMER_KEYS, customers, transferToken } from '../src/chain/pay.js'
 import { tokenBySymbol } from '../src/chain/tokens.js'
-import { client, isAlive, kill9, type SandboxProcess, spawnSandbox } from './child.js'
+import { client, isAlive, kill9, runCli, type SandboxProcess, spawnSandbox } from './child.js'
 import { sleep, units, waitUntil } from './helpers.js'
 
 const USDC = tokenBySymbol('USDC')!.address
@@ -195,6 +195,36 @@ test('kill -9 of the Node process after a capture is accepted, webhook receiver 
     'CAPTURING',
     'SUCCEEDED',
   ])
+  await hooks.down()
+})
+
+test('webhook deliveries that used up their attempts are listed, and `webhooks retry` redelivers them in order', async () => {
+  const dir = newDir()
+  const hooks = receiver()
+  const sb = await launch(dir, {
+    PAYSESSION_WEBHOOK_URL: await hooks.url(),
+    PAYSESSION_WEBHOOK_MAX_ATTEMPTS: '1',
+  })
+  const s = await fundedSession(sb, 0)
+  const failed = await waitUntil(
+    async () => (await client(sb)('GET', '/sandbox/webhooks')).json.data,
+    (list: any[]) => list.filter((w) => w.state === 'FAILED').length === 2,
+    10_000,
+    'two failed deliveries',
+  )
+  const listed = await runCli(dir, ['webhooks', 'list'])
+  for (const w of failed) expect(listed).toContain(w.id)
+  await hooks.up()
+  expect(await runCli(dir, ['webhooks', 'retry'])).toContain(
+    '2 failed webhook deliveries queued again',
+  )
+  await waitUntil(
+    async () => hooks.statuses(s.paymentSessionId),
+    (st) => st.length >= 2,
+    10_000,
+    'redelivery',
+  )
+  expect(hooks.statuses(s.paymentSessionId)).toEqual(['CREATED', 'FUNDED'])
   await hooks.down()
 })
 
