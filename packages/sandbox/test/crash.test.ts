@@ -348,8 +348,9 @@ test('an anvil left running for this data folder is stopped at start; a port tak
   const blocker = createServer()
   await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r))
   const port = (blocker.address() as AddressInfo).port
-  const third = spawnSandbox(dir, { PAYSESSION_CHAIN_PORT: String(port) })
-  await expect(third).rejects.toThrow(/A port is taken by another program/)
+  await expect(launch(dir, { PAYSESSION_CHAIN_PORT: String(port) })).rejects.toThrow(
+    /A port is taken by another program/,
+  )
   blocker.close()
 })
 
@@ -369,5 +370,5 @@ test('a damaged chain state file: the previous good copy is used, or the start s
   await kill9(second)
   for (const f of ['chain-state.json', 'chain-state.json.prev', 'chain-state.json.damaged'])
     writeFileSync(join(dir, f), 'garbage')
-  await expect(spawnSandbox(dir)).rejects.toThrow(/no good previous copy/)
+  await expect(launch(dir)).rejects.toThrow(/no good previous copy/)
 })

@@ -99,6 +99,8 @@ export async function startAnvil(options: {
   let stopping = false
   const listeners: ((reason: string) => void)[] = []
   child.once('exit', (code, signal) => {
+    // Lets the watcher go too (it would otherwise wait for this process to end).
+    child.stdin.end()
     if (options.pidFile) rmSync(options.pidFile, { force: true })
     if (stopping) return
     const reason = `anvil exited unexpectedly (${signal ?? `code ${code}`})${tail.length ? `; its last output:\n  ${tail.slice(-5).join('\n  ')}` : ''}`
