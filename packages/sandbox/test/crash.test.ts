@@ -1,7 +1,7 @@
 // Crash tests: the sandbox runs as its own process (and anvil under it); they are killed
 // with SIGKILL at chosen moments and started again on the same data folder.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -12,7 +12,7 @@ import { anvilBinary } from '../src/chain/anvil.js'
 import { CUSTOMER_KEYS, customers, transferToken } from '../src/chain/pay.js'
 import { tokenBySymbol } from '../src/chain/tokens.js'
 import { client, isAlive, kill9, runCli, type SandboxProcess, spawnSandbox } from './child.js'
-import { sleep, units, waitUntil } from './helpers.js'
+import { createSession, sleep, start, units, waitForSession, waitUntil } from './helpers.js'
 
 const USDC = tokenBySymbol('USDC')!.address
 const SECRET = 'whsec_crash'
@@ -371,4 +371,30 @@ test('a damaged chain state file: the previous good copy is used, or the start s
   for (const f of ['chain-state.json', 'chain-state.json.prev', 'chain-state.json.damaged'])
     writeFileSync(join(dir, f), 'garbage')
   await expect(launch(dir)).rejects.toThrow(/no good previous copy/)
+})
+
+test('a chain state file that cannot be written: /health says so at once and no payment is recorded until it can be', async () => {
+  const dir = newDir()
+  const sb = await start({ dataDir: dir })
+  try {
+    // The temporary file's name taken by a folder: every save fails, as on a full or read-only disk.
+    mkdirSync(join(dir, 'chain-state.json.tmp'))
+    const s = await createSession(sb)
+    await sb.pay(s.paymentSessionId)
+    const health = await waitUntil(
+      async () => fetch(`${sb.apiUrl}/health`),
+      (res) => res.status === 503,
+      5000,
+      'health 503',
+    )
+    expect((await health.json()).chainState).toMatch(/cannot write the chain state/)
+    await sleep(300)
+    const unpaid = await waitForSession(sb, s.paymentSessionId, () => true)
+    expect(unpaid.status).toBe('CREATED')
+    rmSync(join(dir, 'chain-state.json.tmp'), { recursive: true })
+    await waitForSession(sb, s.paymentSessionId, (x) => x.status === 'FUNDED')
+    expect((await fetch(`${sb.apiUrl}/health`)).status).toBe(200)
+  } finally {
+    await sb.stop()
+  }
 })

@@ -79,7 +79,9 @@ export function createStateFile(dataDir: string) {
           closeSync(dir)
         }
       } catch (e) {
-        rmSync(tmp, { force: true })
+        try {
+          rmSync(tmp, { force: true })
+        } catch {}
         const code = (e as NodeJS.ErrnoException).code
         throw new StateFileError(
           `cannot write the chain state to ${path} (${code ?? e}): ${
