@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { type Address, createPublicClient, http, parseAbiItem } from 'viem'
 import { afterAll, afterEach, expect, test } from 'vitest'
 import { anvilBinary } from '../src/chain/anvil.js'
@@ -394,6 +395,28 @@ test('a chain state file that cannot be written: /health says so at once and no 
     rmSync(join(dir, 'chain-state.json.tmp'), { recursive: true })
     await waitForSession(sb, s.paymentSessionId, (x) => x.status === 'FUNDED')
     expect((await fetch(`${sb.apiUrl}/health`)).status).toBe(200)
+  } finally {
+    await sb.stop()
+  }
+})
+
+test('a persistent SQLite error backs off: one log line per interval, and work resumes once it is fixed', async () => {
+  const dir = newDir()
+  const lines: string[] = []
+  const sb = await start({ dataDir: dir, log: (m) => lines.push(m) })
+  try {
+    const other = new Database(join(dir, 'sandbox.db'))
+    // Every scan now fails where it records the head it scanned.
+    other.exec('DROP TABLE scanned_heads')
+    const s = await createSession(sb)
+    await sb.pay(s.paymentSessionId)
+    await sleep(1500)
+    const errors = lines.filter((l) => l.includes('scanned_heads'))
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatch(/^background: /)
+    other.exec('CREATE TABLE scanned_heads (number INTEGER PRIMARY KEY, hash TEXT NOT NULL)')
+    other.close()
+    await waitForSession(sb, s.paymentSessionId, (x) => x.status === 'FUNDED')
   } finally {
     await sb.stop()
   }
