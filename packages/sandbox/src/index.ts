@@ -101,7 +101,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (dataDir) checkWritable(dataDir)
   const db = openDatabase(dataDir)
   const stateFile = dataDir ? createStateFile(dataDir) : undefined
-  const launchAnvil = (port: number) =>
+  const launchAnvil = async (port: number) =>
     startAnvil({
       port,
       loadState: stateFile?.loadable(log),
