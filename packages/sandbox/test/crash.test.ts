@@ -334,16 +334,24 @@ test('an anvil left running for this data folder is stopped at start; a port tak
   const dir = newDir()
   const first = await launch(dir)
   await kill9(first)
-  // An orphan as an older sandbox left it: anvil serving this folder's state file.
-  const orphan = spawn(anvilBinary(), ['--port', '0', '--state', join(dir, 'chain-state.json')], {
-    stdio: 'ignore',
-    detached: true,
+  // An orphan as an older sandbox left it: anvil serving this folder's state file, its parent gone.
+  const orphanPid = await new Promise<number>((resolve) => {
+    const sh = spawn('/bin/sh', [
+      '-c',
+      `"$0" --port 0 --state "$1" >/dev/null 2>&1 & echo $!`,
+      anvilBinary(),
+      join(dir, 'chain-state.json'),
+    ])
+    sh.stdout.on('data', (d) => resolve(Number(String(d).trim())))
   })
   await sleep(300)
-  expect(isAlive(orphan.pid!)).toBe(true)
+  expect(isAlive(orphanPid)).toBe(true)
   const second = await launch(dir)
-  expect(second.output()).toContain(`stopping anvil (pid ${orphan.pid})`)
-  expect(isAlive(orphan.pid!)).toBe(false)
+  expect(second.output()).toContain(`stopping anvil (pid ${orphanPid})`)
+  expect(isAlive(orphanPid)).toBe(false)
+  // A second sandbox on a folder in use is refused; the running one is left alone.
+  await expect(launch(dir)).rejects.toThrow(/Another sandbox \(pid \d+\) is using the data folder/)
+  expect((await fetch(`${second.apiUrl}/health`)).status).toBe(200)
   await kill9(second)
 
   const blocker = createServer()

@@ -82,7 +82,13 @@ export async function startAnvil(options: {
   if (options.pidFile)
     writeFileSync(
       options.pidFile,
-      JSON.stringify({ pid, started: processStart(pid), port, binary: 'anvil' }),
+      JSON.stringify({
+        pid,
+        started: processStart(pid),
+        port,
+        owner: process.pid,
+        ownerStarted: processStart(process.pid),
+      }),
     )
 
   // After start anvil's own errors (a full disk, a panic) reach the log; the last lines are kept for its exit.
@@ -164,17 +170,37 @@ function argv(pid: number): string[] {
  * stopped, so its port and state file are free again.
  */
 async function stopLeftover(pidFile: string, log: (message: string) => void) {
+  const folder = dirname(pidFile)
+  const inUse = (owner: number) =>
+    new Error(
+      `Another sandbox (pid ${owner}) is using the data folder ${folder}: stop it first, or give this one another --data-dir.`,
+    )
   const pids = new Set<number>()
   try {
-    const recorded = JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number; started?: string }
-    if (recorded.started && processStart(recorded.pid) === recorded.started) pids.add(recorded.pid)
-  } catch {}
-  const stateFile = join(dirname(pidFile), 'chain-state.json')
+    const recorded = JSON.parse(readFileSync(pidFile, 'utf8')) as {
+      pid: number
+      started?: string
+      owner?: number
+      ownerStarted?: string
+    }
+    if (recorded.started && processStart(recorded.pid) === recorded.started) {
+      if (recorded.owner && processStart(recorded.owner) === recorded.ownerStarted)
+        throw inUse(recorded.owner)
+      pids.add(recorded.pid)
+    }
+  } catch (e) {
+    if (e instanceof Error && e.message.startsWith('Another sandbox')) throw e
+  }
+  const stateFile = join(folder, 'chain-state.json')
   if (existsSync('/proc'))
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name) || Number(name) === process.pid) continue
       const args = argv(Number(name))
-      if (/(^|\/)anvil$/.test(args[0] ?? '') && args.includes(stateFile)) pids.add(Number(name))
+      if (!/(^|\/)anvil$/.test(args[0] ?? '') || !args.includes(stateFile)) continue
+      // Still the child of a running Node process: a live sandbox, not a leftover.
+      const parent = parentOf(Number(name))
+      if (parent && /(^|\/)node$/.test(argv(parent)[0] ?? '')) throw inUse(parent)
+      pids.add(Number(name))
     }
   for (const pid of pids) {
     log(`stopping anvil (pid ${pid}) left running by an earlier crash`)
@@ -189,4 +215,13 @@ async function stopLeftover(pidFile: string, log: (message: string) => void) {
     if (processStart(pid) !== undefined) process.kill(pid, 'SIGKILL')
   }
   rmSync(pidFile, { force: true })
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+  } catch {
+    return undefined
+  }
 }
