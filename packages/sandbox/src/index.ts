@@ -182,6 +182,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (requeued) log(`${requeued} webhook deliveries that had failed are queued again`)
 
     let chainUp = true
+    let chainEpoch = 0
     let stopped = false
     const watchChain = (a: Anvil) =>
       a.onExit((reason) => {
@@ -200,6 +201,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       for (let attempt = 1; !stopped; attempt++) {
         try {
           anvil = await launchAnvil(anvil.port)
+          chainEpoch++
           watchChain(anvil)
           savedHead = await chain.publicClient.getBlockNumber()
           chainUp = true
@@ -236,6 +238,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       logEvery,
       durable: () => durable(),
       chainUp: () => chainUp,
+      chainEpoch: () => chainEpoch,
       testHooks: testHooks(log),
       health: () => ({
         ok: chainUp && !stateError,

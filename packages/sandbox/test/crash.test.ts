@@ -307,26 +307,40 @@ test('kill -9 of anvil and Node while a payment is mined: after the restart a se
   await expectConserved(sb, 3, otws)
 }, 90_000)
 
-test('kill -9 of anvil alone: the sandbox says so, restarts it from its saved state, and funded money is still there', async () => {
+test('kill -9 of anvil alone, with a capture in flight: the sandbox says so, restarts it from its saved state, and the capture completes once', async () => {
   const dir = newDir()
   const sb = await launch(dir)
   const s = await fundedSession(sb, 4)
   expect((await fetch(`${sb.apiUrl}/health`)).status).toBe(200)
+  const first = await client(sb)('POST', `/payment-sessions/${s.paymentSessionId}/captures`, {
+    requestId: 'in-flight',
+    captureAmount: '4.00',
+  })
+  expect(first.status).toBe(202)
   process.kill(sb.anvilPid(), 'SIGKILL')
   await sb.waitFor('anvil exited unexpectedly')
   await sb.waitFor('anvil restarted from its last saved state')
   const health = await fetch(`${sb.apiUrl}/health`)
   expect(health.status).toBe(200)
   expect(await health.json()).toMatchObject({ ok: true, chain: 'running', chainState: 'saved' })
-  expect(await session(sb, s.paymentSessionId)).toMatchObject({ status: 'FUNDED' })
-  expect(await balanceOf(sb, s.oneTimeWalletAddress)).toBe(units('10.00'))
-  const accepted = await client(sb)('POST', `/payment-sessions/${s.paymentSessionId}/captures`, {
-    requestId: 'after',
-    captureAmount: '10.00',
+  await waitUntil(
+    () => session(sb, s.paymentSessionId),
+    (x) => x.status === 'FUNDED' && x.capturedAmount === '4.00',
+    20_000,
+    'first capture',
+  )
+  const rest = await client(sb)('POST', `/payment-sessions/${s.paymentSessionId}/captures`, {
+    requestId: 'rest',
+    captureAmount: '6.00',
+    isFinalCapture: true,
   })
-  expect(accepted.status).toBe(202)
+  expect(rest.status).toBe(202)
   await waitStatus(sb, s.paymentSessionId, 'SUCCEEDED')
-  expect(await transfersFrom(sb, s.oneTimeWalletAddress)).toHaveLength(1)
+  const treasury = (await treasuryOf(sb)).toLowerCase()
+  expect(await transfersFrom(sb, s.oneTimeWalletAddress)).toEqual([
+    [treasury, units('4.00')],
+    [treasury, units('6.00')],
+  ])
   await expectConserved(sb, 4, [s.oneTimeWalletAddress])
 })
 

@@ -33,6 +33,8 @@ export interface Context {
   durable: () => Promise<void>
   /** Whether anvil is up; false while it is being restarted or after it could not be. */
   chainUp: () => boolean
+  /** Counts anvil (re)starts: work begun on an earlier chain is re-checked, not waited for. */
+  chainEpoch: () => number
   /** Test-only pauses (PAYSESSION_TEST_PAUSE_AT): lets crash tests kill the process at a chosen moment. */
   testHooks: { afterRecord?: (purpose: string) => Promise<void> }
   /** Per one-time wallet, the tail of its queue of on-chain jobs (see inLane). */

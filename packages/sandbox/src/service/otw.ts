@@ -113,6 +113,23 @@ const receiptOf = (ctx: Context, hash: Hex) =>
     throw e
   })
 
+/**
+ * Waits for a broadcast transaction's receipt. Gives up (the background loop settles it
+ * again) after 10 s, or at once when anvil was restarted meanwhile: the restarted chain
+ * may not have it, so it must be broadcast again rather than waited for.
+ */
+async function waitReceipt(ctx: Context, hash: Hex) {
+  const epoch = ctx.chainEpoch()
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const receipt = await receiptOf(ctx, hash).catch(() => undefined)
+    if (receipt) return receipt
+    if (ctx.chainEpoch() !== epoch || Date.now() > deadline)
+      throw new Error(`transaction ${hash} is not mined yet`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
 /** Brings a stored transfer to a mined (or reverted) outcome: broadcast again if the chain does not have it. */
 export async function settle(ctx: Context, row: OutgoingRow): Promise<Hex> {
   const hash = row.hash as Hex
@@ -136,12 +153,7 @@ export async function settle(ctx: Context, row: OutgoingRow): Promise<Hex> {
       }
       if (!/already known|already imported|nonce too low/i.test(text)) throw e
     }
-    receipt = await ctx.chain.publicClient.waitForTransactionReceipt({
-      hash,
-      // Short: after a chain restart the loop settles it again (re-broadcasting) instead of waiting.
-      timeout: 10_000,
-      pollingInterval: 100,
-    })
+    receipt = await waitReceipt(ctx, hash)
   }
   // The outcome is only recorded once the chain state that holds it is on disk.
   await ctx.durable()
