@@ -128,8 +128,8 @@ describe('retries', () => {
     })
     expect(result).toMatchObject({ captureId: 'cap_1', requestId: 'req-7' })
     expect(hits.map((hit) => hit.body)).toEqual([
-      { requestId: 'req-7', captureAmount: '4.00', isFinalCapture: false },
-      { requestId: 'req-7', captureAmount: '4.00', isFinalCapture: false },
+      { requestId: 'req-7', captureAmount: '4.00', isFinalCapture: false, finalCapture: false },
+      { requestId: 'req-7', captureAmount: '4.00', isFinalCapture: false, finalCapture: false },
     ])
   })
 
@@ -281,7 +281,7 @@ describe('response variants and errors', () => {
       captureTransferTransactionHash: null,
       refundTransferTransactionHash: null,
     })
-    expect(hits[0]?.body).toMatchObject({ isFinalCapture: true })
+    expect(hits[0]?.body).toMatchObject({ isFinalCapture: true, finalCapture: true })
   })
 
   it('turns malformed answers into INVALID_RESPONSE', async () => {

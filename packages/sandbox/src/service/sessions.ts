@@ -138,13 +138,14 @@ export function createSession(ctx: Context, body: Record<string, unknown>) {
       received_units: '0',
       capturable_units: '0',
       captured_units: '0',
-      status: 'CREATED',
+      // The spec shows both: CREATED in the status list, PENDING in the create example.
+      status: ctx.options.profile === 'strict' ? 'PENDING' : 'CREATED',
       created_at: now,
       expires_at: now + ctx.options.fundingWindowSeconds * 1000,
       updated_at: now,
     }
     ctx.db.sessions.insert(row)
-    enqueueStatusUpdate(ctx, row.id, 'CREATED', now)
+    enqueueStatusUpdate(ctx, row.id, row.status, now)
     ctx.wake()
     return row
   })

@@ -15,8 +15,11 @@ export type PaySessionClientOptions = {
   /**
    * The environment's base URL, with or without `/api/v1`. Production and sandbox
    * each have their own; this package knows neither, so pass it from configuration.
+   * The same name as `@paysession/core`'s `apiBase`.
    */
-  baseUrl: string
+  apiBase?: string
+  /** @deprecated Use `apiBase`; still accepted. */
+  baseUrl?: string
   /** The merchant API key. It must stay on the server. */
   apiKey: string
   /** Defaults to the global fetch. */
@@ -95,7 +98,7 @@ function requestIdOf(value: unknown): string {
  *
  * @example
  * const client = createPaySessionClient({
- *   baseUrl: process.env.PAYSESSION_API_URL!,
+ *   apiBase: process.env.PAYSESSION_API_URL!,
  *   apiKey: process.env.PAYSESSION_API_KEY!,
  * })
  * const session = await client.createSession({ amount: '25.00', currency: 'USD' })
@@ -109,7 +112,7 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
     throw new PaySessionError('INVALID_CONFIG', { details: 'No fetch available; pass one.' })
   }
   const transport: Transport = {
-    root: normaliseBaseUrl(options.baseUrl),
+    root: normaliseBaseUrl(options.apiBase ?? options.baseUrl),
     apiKey: options.apiKey,
     fetch,
     retry:
@@ -186,7 +189,10 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
         body: {
           requestId,
           captureAmount: parameters.captureAmount,
+          // The spec names the flag isFinalCapture, the quickstart finalCapture: a service that
+          // reads only the other name would otherwise capture without refunding the rest.
           isFinalCapture: parameters.isFinalCapture ?? false,
+          finalCapture: parameters.isFinalCapture ?? false,
         },
       })
       return { ...parseCapture(answer), requestId }

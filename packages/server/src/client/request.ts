@@ -44,18 +44,18 @@ export const defaultRetry: Required<RetryOptions> = {
  * Normalises a base URL: no trailing slash, no `/api/v1`, so both forms of
  * configuration reach the same service.
  */
-export function normaliseBaseUrl(baseUrl: string): string {
+export function normaliseBaseUrl(baseUrl: string | undefined): string {
   let url: URL
   try {
-    url = new URL(baseUrl)
+    url = new URL(baseUrl ?? '')
   } catch (cause) {
     throw new PaySessionError('INVALID_CONFIG', {
-      details: `baseUrl ${JSON.stringify(baseUrl)} is not a URL.`,
+      details: `apiBase ${JSON.stringify(baseUrl)} is not a URL.`,
       cause,
     })
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new PaySessionError('INVALID_CONFIG', { details: 'baseUrl must be http or https.' })
+    throw new PaySessionError('INVALID_CONFIG', { details: 'apiBase must be http or https.' })
   }
   url.search = ''
   url.hash = ''
