@@ -1,3 +1,4 @@
+import { normalizeApiBase } from '@paysession/protocol'
 import { QueryClient } from '@tanstack/query-core'
 import {
   type CreateConnectorFn,
@@ -87,10 +88,7 @@ export function createPaySessionConfig(
   }
 }
 
-/** `https://x/api/v1/` → `https://x`: operations add the path form the spec shows for them. */
-export function normalizeApiBase(apiBase: string): string {
-  return apiBase.replace(/\/+$/, '').replace(/\/api\/v1$/, '')
-}
+export { normalizeApiBase }
 
 function buildWagmiConfig(registry: Registry, parameters: CreatePaySessionConfigParameters) {
   const chains = registry.networks.map((network): Chain => {

@@ -28,6 +28,7 @@ export {
   LOCAL_TOKENS,
 } from './chain/tokens.js'
 export { isProfile, type Profile, profiles } from './http/profile.js'
+export { startRewritingProxy } from './http/rewritingProxy.js'
 export { signWebhook } from './service/webhooks.js'
 
 export const DEFAULT_API_KEY = 'sk_sandbox_paysession'

@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto'
+import { absoluteApiBase } from '@paysession/protocol'
 import { assertAmount } from '../amounts.js'
-import { PaySessionError } from '../errors/PaySessionError.js'
+import { merchantError } from '../errors/index.js'
 import { parseCapture, parseCreatedSession, parseSession, parseSessionList } from './parse.js'
-import {
-  defaultRetry,
-  normaliseBaseUrl,
-  type RetryOptions,
-  request,
-  type Transport,
-} from './request.js'
+import { defaultRetry, type RetryOptions, request, type Transport } from './request.js'
 import type { Capture, CreatedPaymentSession, PaymentSession } from './types.js'
 
 export type PaySessionClientOptions = {
@@ -78,7 +73,7 @@ export type PaySessionClient = {
 
 function segment(value: unknown, name: string): string {
   if (typeof value !== 'string' || value === '') {
-    throw new PaySessionError('INVALID_REQUEST', { details: `${name} must be a non-empty string.` })
+    throw merchantError('INVALID_REQUEST', { details: `${name} must be a non-empty string.` })
   }
   return encodeURIComponent(value)
 }
@@ -86,7 +81,7 @@ function segment(value: unknown, name: string): string {
 function requestIdOf(value: unknown): string {
   if (value === undefined) return randomUUID()
   if (typeof value !== 'string' || value === '' || value.length > 255) {
-    throw new PaySessionError('INVALID_REQUEST_ID', {
+    throw merchantError('INVALID_REQUEST_ID', {
       details: 'requestId must be a non-empty string of at most 255 characters.',
     })
   }
@@ -105,14 +100,14 @@ function requestIdOf(value: unknown): string {
  */
 export function createPaySessionClient(options: PaySessionClientOptions): PaySessionClient {
   if (typeof options.apiKey !== 'string' || options.apiKey === '') {
-    throw new PaySessionError('INVALID_CONFIG', { details: 'apiKey is required.' })
+    throw merchantError('INVALID_CONFIG', { details: 'apiKey is required.' })
   }
   const fetch = options.fetch ?? globalThis.fetch
   if (typeof fetch !== 'function') {
-    throw new PaySessionError('INVALID_CONFIG', { details: 'No fetch available; pass one.' })
+    throw merchantError('INVALID_CONFIG', { details: 'No fetch available; pass one.' })
   }
   const transport: Transport = {
-    root: normaliseBaseUrl(options.apiBase ?? options.baseUrl),
+    root: absoluteApiBase(options.apiBase ?? options.baseUrl),
     apiKey: options.apiKey,
     fetch,
     retry:
@@ -129,7 +124,7 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
         typeof parameters.currency !== 'string' ||
         !/^[A-Za-z]{3,12}$/.test(parameters.currency)
       ) {
-        throw new PaySessionError('INVALID_REQUEST', {
+        throw merchantError('INVALID_REQUEST', {
           details: `currency must be a currency code such as "USD", got ${JSON.stringify(parameters.currency)}.`,
         })
       }
@@ -176,7 +171,7 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
         parameters.isFinalCapture !== undefined &&
         typeof parameters.isFinalCapture !== 'boolean'
       ) {
-        throw new PaySessionError('INVALID_REQUEST', {
+        throw merchantError('INVALID_REQUEST', {
           details: 'isFinalCapture must be a boolean.',
         })
       }

@@ -1,6 +1,6 @@
 import type { PaySessionClient } from '../client/createPaySessionClient.js'
 import { isPaidStatus, type PaymentSession, type SessionStatus } from '../client/types.js'
-import { PaySessionError } from '../errors/PaySessionError.js'
+import { PaySessionError } from '../errors/index.js'
 import type { PaymentStatusUpdateEvent } from './types.js'
 
 export type ConfirmStatusOptions = {
