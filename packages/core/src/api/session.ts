@@ -1,7 +1,5 @@
 import {
-  type FundingResponse,
   type PaymentSession as ProtocolSession,
-  parseFundingResponse,
   parseSession as parseProtocolSession,
   type SessionStatus,
   sameName,
