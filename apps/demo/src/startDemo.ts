@@ -36,7 +36,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const sandbox = await startSandbox(options.sandbox)
   try {
     // Every API-key call goes through @paysession/server, as a real merchant's would.
-    const client = createPaySessionClient({ baseUrl: sandbox.apiUrl, apiKey: sandbox.apiKey })
+    const client = createPaySessionClient({ apiBase: sandbox.apiUrl, apiKey: sandbox.apiKey })
     const dataDir = options.sandbox?.dataDir
     const orders = createOrderStore(dataDir ? join(dataDir, 'demo-orders.json') : undefined)
     const webhooks = createWebhookLog({
