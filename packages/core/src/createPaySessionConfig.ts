@@ -88,8 +88,6 @@ export function createPaySessionConfig(
   }
 }
 
-export { normalizeApiBase }
-
 function buildWagmiConfig(registry: Registry, parameters: CreatePaySessionConfigParameters) {
   const chains = registry.networks.map((network): Chain => {
     const url = parameters.rpcUrls?.[network.chainId]
