@@ -43,12 +43,16 @@ export class PaySessionError extends Error {
       customerMessages[code as CustomerErrorCode] ??
       customerMessages.API_ERROR
     const docsPath = parameters.docsPath ?? `${docsBase}#${code.toLowerCase()}`
-    const lines = [shortMessage, '']
-    if (parameters.details) lines.push(`Details: ${parameters.details}`)
-    if (parameters.status !== undefined) lines.push(`HTTP status: ${parameters.status}`)
-    lines.push(`Docs: ${docsPath}`, `Version: ${version}`)
     super(
-      lines.join('\n'),
+      [
+        shortMessage,
+        parameters.details && `Details: ${parameters.details}`,
+        parameters.status && `HTTP status: ${parameters.status}`,
+        `Docs: ${docsPath}`,
+        `Version: ${version}`,
+      ]
+        .filter(Boolean)
+        .join('\n'),
       parameters.cause === undefined ? undefined : { cause: parameters.cause },
     )
     this.code = code

@@ -50,7 +50,8 @@ export function parseSession(body: unknown): PaymentSession {
  * registry's spelling (a `usdc` from the service shows as USDC everywhere).
  */
 function inRegistrySpelling(registry: Registry, session: PaymentSession): PaymentSession {
-  const network = registry.networks.find((n) => sameName(n.name, session.network))
+  // The widget's light preview read (the first file) passes a config without a registry.
+  const network = registry?.networks.find((n) => sameName(n.name, session.network))
   if (!network) return session
   const spell = (name: string) =>
     network.tokens.find((t) => sameName(t.symbol, name))?.symbol ?? name
