@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { isTerminalStatus, sessionStatuses } from '@paysession/protocol'
 import { getAddress } from 'viem'
 import { hdKeyToAccount } from 'viem/accounts'
 import { fromUnits, toUnits } from '../amounts.js'
@@ -10,7 +11,7 @@ import { enqueueStatusUpdate } from './webhooks.js'
 
 export const TOKEN_DECIMALS = 6
 export const MAX_AMOUNT = 1_000_000_000n
-export const TERMINAL: SessionStatus[] = ['SUCCEEDED', 'CANCELED', 'ERROR']
+export const TERMINAL: SessionStatus[] = sessionStatuses.filter(isTerminalStatus)
 
 const iso = (ms: number) => new Date(ms).toISOString()
 const fmt = (units: string) => fromUnits(BigInt(units), TOKEN_DECIMALS)
