@@ -31,13 +31,18 @@ export function listed(source: Json, key: string, check: (v: unknown) => boolean
     invalid(`${what}.${key} has the wrong type.`)
 }
 
-/** The fields the spec does not list, with the type each must have to be used. */
+const isDate = (v: unknown) => isString(v) && !Number.isNaN(Date.parse(v))
+
+/**
+ * The fields the spec does not list, with the type each must have to be used: an amount is a
+ * decimal string and a time a date, because the widget shows them to the customer.
+ */
 export const extensionFields: Record<string, (value: unknown) => boolean> = {
   acceptedTokens: (v) => Array.isArray(v) && v.every(isString),
-  receivedAmount: isString,
-  expiresAt: isString,
+  receivedAmount: (v) => isString(v) && /^\d+(\.\d+)?$/.test(v),
+  expiresAt: isDate,
   chainId: (v) => Number.isSafeInteger(v) && (v as number) > 0,
-  paymentSessionTokenExpiresAt: isString,
+  paymentSessionTokenExpiresAt: isDate,
 }
 
 /**
