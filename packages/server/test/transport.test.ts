@@ -203,6 +203,19 @@ describe('paths and requests', () => {
     expect(hits[0]?.body).toEqual({ amount: '10.00', currency: 'USD', requestId: 'r1' })
   })
 
+  it("takes apiBase (core's name); baseUrl stays accepted as a deprecated alias", async () => {
+    on('POST /payment-sessions', json(200, session))
+    const named = createPaySessionClient({ apiBase: `${url}/api/v1`, apiKey: 'sk_test' })
+    await named.createSession({ amount: '10.00', currency: 'USD' })
+    await client({ baseUrl: url }).createSession({ amount: '10.00', currency: 'USD' })
+    expect(hits.map((hit) => hit.path)).toEqual(['/payment-sessions', '/payment-sessions'])
+    const missing = await failure(
+      Promise.resolve().then(() => createPaySessionClient({ apiKey: 'sk_test' })),
+    )
+    expect(missing).toMatchObject({ code: 'INVALID_CONFIG' })
+    expect(missing.details).toMatch(/apiBase/)
+  })
+
   it('accepts a base URL with /api/v1 and calls each operation on its spec form', async () => {
     on('POST /payment-sessions', json(200, session))
     on('POST /api/v1/payment-sessions/ps_1/captures', json(202, capture))
