@@ -231,7 +231,13 @@ export async function processReportedTransaction(
       'TRANSACTION_DOES_NOT_FUND_SESSION',
       'That transaction does not transfer an accepted token to this session’s one-time wallet.',
     )
-  await ctx.durable()
+  await ctx.durable().catch((e: unknown) => {
+    throw new ApiError(
+      503,
+      'CHAIN_STATE_UNAVAILABLE',
+      `The payment was seen but cannot be recorded yet: ${e instanceof Error ? e.message : e}`,
+    )
+  })
   for (const log of mine) applyTransfer(ctx, log)
   return { processed: true as const }
 }
