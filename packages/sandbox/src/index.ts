@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { type Address, getAddress, type Hex } from 'viem'
-import { HDKey, hdKeyToAccount } from 'viem/accounts'
+import { type Address, getAddress, type Hex, parseEther } from 'viem'
+import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { toUnits } from './amounts.js'
 import { startAnvil } from './chain/anvil.js'
+import { RELAYER_KEY, transferWithAuthorization } from './chain/authorization.js'
 import { createChainClients } from './chain/clients.js'
 import { deployTokens } from './chain/deploy.js'
 import { customers as testCustomers, transferToken } from './chain/pay.js'
@@ -19,6 +20,12 @@ import { expireDue, TOKEN_DECIMALS } from './service/sessions.js'
 import { createWebhookWorker } from './service/webhooks.js'
 
 export { fromUnits, toUnits } from './amounts.js'
+export {
+  eip3009Abi,
+  RELAYER_KEY,
+  transferWithAuthorization,
+  transferWithAuthorizationTypes,
+} from './chain/authorization.js'
 export {
   CURRENCIES,
   erc20Abi,
@@ -67,12 +74,20 @@ export interface Sandbox {
   network: string
   tokens: Record<'USDC' | 'USDT' | 'EURC', { symbol: string; address: Address; decimals: number }>
   customers: { address: Address; privateKey: Hex }[]
+  /** An account with ETH that submits customers' EIP-3009 authorizations (`pay --gasless`). */
+  relayer: { address: Address; privateKey: Hex }
   treasury: Address
   webhookSecret: string
   dataDir: string | undefined
   clock: Clock
-  /** Pays a session from a test customer with a real transfer; defaults: its token, its amount, customer 0. */
-  pay(sessionId: string, options?: { token?: string; amount?: string; from?: Hex }): Promise<Hex>
+  /**
+   * Pays a session from a test customer with a real transfer; defaults: its token, its amount,
+   * customer 0. `gasless`: the customer signs an EIP-3009 authorization and the relayer submits it.
+   */
+  pay(
+    sessionId: string,
+    options?: { token?: string; amount?: string; from?: Hex; gasless?: boolean },
+  ): Promise<Hex>
   /** Changes where status updates go (the spec leaves registration open). */
   setWebhookUrl(url: string | undefined): void
   stop(): Promise<void>
@@ -95,6 +110,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       chain,
       customers.map((c) => c.address),
     )
+    const relayer = { address: privateKeyToAccount(RELAYER_KEY).address, privateKey: RELAYER_KEY }
+    await chain.testClient.setBalance({ address: relayer.address, value: parseEther('1000') })
     const seed =
       options.seed ??
       (db.meta.get('seed') as Hex | undefined) ??
@@ -148,6 +165,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         treasury,
         tokens,
         customers: customers.map((c) => c.address),
+        relayer: relayer.address,
         now: new Date(ctx.clock.now()).toISOString(),
       }),
     }
@@ -195,6 +213,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       network: LOCAL_NETWORK,
       tokens,
       customers,
+      relayer,
       treasury,
       webhookSecret,
       dataDir: options.dataDir,
@@ -206,11 +225,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (!token) throw new Error(`unknown token ${payOptions.token}`)
         const value = toUnits(payOptions.amount ?? s.amount, TOKEN_DECIMALS)
         if (value === null) throw new Error(`invalid amount ${payOptions.amount}`)
-        return transferToken({
+        const privateKey = payOptions.from ?? customers[0]!.privateKey
+        const to = getAddress(s.otw_address)
+        if (!payOptions.gasless)
+          return transferToken({
+            rpcUrl: anvil.rpcUrl,
+            privateKey,
+            token: token.address,
+            to,
+            value,
+          })
+        if (!token.eip3009) throw new Error(`${token.symbol} has no EIP-3009 authorizations`)
+        return transferWithAuthorization({
           rpcUrl: anvil.rpcUrl,
-          privateKey: payOptions.from ?? customers[0]!.privateKey,
+          customerKey: privateKey,
           token: token.address,
-          to: getAddress(s.otw_address),
+          to,
           value,
         })
       },
