@@ -21,6 +21,8 @@ export type CheckoutPageOptions = {
   order: Order
   product: Product
   apiBase: string
+  /** The merchant's gasless relay, when mounted. */
+  relayUrl?: string | undefined
   wallet: WalletConfig
   /** The script-tag build is there (packages/checkout/dist/cdn). */
   cdnAvailable: boolean
@@ -51,7 +53,7 @@ export function checkoutPage(options: CheckoutPageOptions): string {
 <paysession-checkout
   session-id="${order.paymentSessionId}"
   session-token="<the token your server got at creation>"
-  api-base="${options.apiBase}">
+  api-base="${options.apiBase}"${options.relayUrl ? `\n  relay-url="${options.relayUrl}"` : ''}>
 </paysession-checkout>
 
 <!-- Sandbox only: the local chain's RPC, when anvil is not on 127.0.0.1:8545 -->
@@ -81,6 +83,7 @@ ${
         session-id="${order.paymentSessionId}"
         session-token="${order.sessionToken}"
         api-base="${options.apiBase}"
+        relay-url="${options.relayUrl ?? ''}"
         data-rpc-url="${options.wallet.rpcUrl}"
         data-chain-id="${options.wallet.chainId}"></paysession-checkout>
       ${

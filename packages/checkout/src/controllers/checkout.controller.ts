@@ -31,6 +31,10 @@ export class CheckoutController implements ReactiveController {
   changingToken = false
   /** UI-only: the text last copied, for the "Copied" feedback. */
   copied: string | undefined
+  /** The QR code drawer, loaded when a QR code is first shown. */
+  qrPath: typeof import('../qr/qrPath.js').qrPath | undefined
+  /** The gasless button's code, loaded when the merchant set `relay-url`. */
+  gasless: typeof import('../gasless/gasless.js') | undefined
   private unsubscribe: (() => void) | undefined
   private paidFired = false
 
@@ -72,7 +76,13 @@ export class CheckoutController implements ReactiveController {
       sessionId,
       sessionToken,
       locale: h.resolvedLocale,
+      relayUrl: h.relayUrl,
     })
+    if (h.relayUrl)
+      void import('../gasless/gasless.js').then((gasless) => {
+        this.gasless = gasless
+        h.requestUpdate()
+      })
     this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
     this.onState(this.checkout.getState())
   }

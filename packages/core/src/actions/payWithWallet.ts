@@ -1,6 +1,7 @@
 import { getClient, getConnection, getConnectorClient, switchChain } from '@wagmi/core'
 import {
   type Address,
+  type Client,
   getAddress,
   type Hex,
   isAddress,
@@ -15,6 +16,7 @@ import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { walletError } from '../errors/wallet.js'
 import { resolveSessionAssets } from '../registry/registry.js'
+import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
 import { parseAmount } from '../utils/amounts.js'
 import {
   clearPaymentRecord,
@@ -58,8 +60,56 @@ export async function payWithWallet(
   config: PaySessionConfig,
   parameters: PayWithWalletParameters,
 ): Promise<PayWithWalletReturnType> {
-  const { session, sessionToken } = parameters
-  const sessionId = session.paymentSessionId
+  const payment = await preparePayment(config, parameters)
+  const { account, network, token, to, amount } = payment
+  const record = startPaymentRecord(config, parameters.session.paymentSessionId, payment)
+  parameters.onPrompt?.()
+
+  let hash: Hex
+  try {
+    // The wallet's client checks it is still connected with this account, on this chain.
+    const wallet = await getConnectorClient(config.wagmiConfig, {
+      chainId: network.chainId,
+      account,
+    })
+    hash = await sendTransaction(wallet, {
+      from: account,
+      to: token.address,
+      data: encodeTransfer(to, amount),
+      chainId: network.chainId,
+    })
+  } catch (error) {
+    const mapped = walletError(error)
+    // Only when we know nothing was sent is the record cleared. Otherwise the wallet answered
+    // without a hash: no prompt is open any more, but the chain decides before another payment.
+    if (['USER_REJECTED', 'WRONG_NETWORK', 'WALLET_NOT_CONNECTED'].includes(mapped.code))
+      clearPaymentRecord(config.storage, record.sessionId)
+    else writePaymentRecord(config.storage, { ...record, state: 'ended' })
+    throw mapped
+  }
+  return followPayment(config, parameters, payment, record, hash, true)
+}
+
+/** What a payment pays, checked before any prompt opens: the wallet is on the right network. */
+export type PreparedPayment = {
+  network: NetworkInfo
+  token: StablecoinInfo
+  to: Address
+  amount: bigint
+  account: Address
+  client: Client
+  fromBlock: bigint
+}
+
+/**
+ * Checks first (session payable, token known, OTW address valid, right network, enough balance):
+ * shared by every way of paying.
+ */
+export async function preparePayment(
+  config: PaySessionConfig,
+  parameters: Pick<PayWithWalletParameters, 'session' | 'token'>,
+): Promise<PreparedPayment> {
+  const { session } = parameters
   const wagmi = config.wagmiConfig
 
   if (isPaidStatus(session.status)) throw new PaySessionError('ALREADY_PAID')
@@ -118,45 +168,55 @@ export async function payWithWallet(
     throw new PaySessionError('INSUFFICIENT_BALANCE', {
       details: `${token.symbol} balance ${balance} < ${amount}`,
     })
+  return { network, token, to, amount, account, client, fromBlock }
+}
 
-  // Never twice: read and write the record with no await in between, before the prompt opens.
+/**
+ * Never twice: reads and writes the session's payment record with no await in between, right
+ * before the prompt opens. `validBefore`: until then a signed authorization may still move funds.
+ */
+export function startPaymentRecord(
+  config: PaySessionConfig,
+  sessionId: string,
+  payment: PreparedPayment,
+  validBefore?: bigint,
+): PaymentRecord {
   if (readPaymentRecord(config.storage, sessionId)) throw new PaySessionError('PAYMENT_IN_PROGRESS')
-  let record: PaymentRecord = {
+  const record: PaymentRecord = {
     version: 1,
     sessionId,
     state: 'prompting',
-    chainId: network.chainId,
-    token: token.symbol,
-    tokenAddress: token.address,
-    from: account,
-    to,
-    amount: amount.toString(),
-    fromBlock: fromBlock.toString(),
+    chainId: payment.network.chainId,
+    token: payment.token.symbol,
+    tokenAddress: payment.token.address,
+    from: payment.account,
+    to: payment.to,
+    amount: payment.amount.toString(),
+    fromBlock: payment.fromBlock.toString(),
     createdAt: Date.now(),
+    ...(validBefore === undefined ? {} : { validBefore: validBefore.toString() }),
   }
   writePaymentRecord(config.storage, record)
-  parameters.onPrompt?.()
+  return record
+}
 
-  let hash: Hex
-  try {
-    // The wallet's client checks it is still connected with this account, on this chain.
-    const wallet = await getConnectorClient(wagmi, { chainId: network.chainId, account })
-    hash = await sendTransaction(wallet, {
-      from: account,
-      to: token.address,
-      data: encodeTransfer(to, amount),
-      chainId: network.chainId,
-    })
-  } catch (error) {
-    const mapped = walletError(error)
-    // Only when we know nothing was sent is the record cleared. Otherwise the wallet answered
-    // without a hash: no prompt is open any more, but the chain decides before another payment.
-    if (['USER_REJECTED', 'WRONG_NETWORK', 'WALLET_NOT_CONNECTED'].includes(mapped.code))
-      clearPaymentRecord(config.storage, sessionId)
-    else writePaymentRecord(config.storage, { ...record, state: 'ended' })
-    throw mapped
-  }
-
+/**
+ * Once a transaction is sent: reports its hash (retried), waits for the receipt and verifies the
+ * Transfer log. `replaceable`: the payer's own transaction, so a replacement is followed.
+ */
+export async function followPayment(
+  config: PaySessionConfig,
+  parameters: PayWithWalletParameters,
+  payment: PreparedPayment,
+  startRecord: PaymentRecord,
+  sent: Hex,
+  replaceable: boolean,
+): Promise<PayWithWalletReturnType> {
+  const { sessionToken } = parameters
+  const { client, token, account, to, amount, fromBlock } = payment
+  const sessionId = startRecord.sessionId
+  let record = startRecord
+  let hash = sent
   const reports: Promise<ReportFundingReturnType>[] = []
   const submitted = (next: Hex) => {
     hash = next
@@ -173,7 +233,7 @@ export async function payWithWallet(
   try {
     receipt = await waitForPaymentReceipt(client, {
       hash,
-      payment: { token: token.address, from: account, to, fromBlock },
+      payment: replaceable ? { token: token.address, from: account, to, fromBlock } : undefined,
       confirmations: parameters.confirmations ?? config.confirmations,
       pollingInterval: client.pollingInterval,
       onReplaced: submitted,

@@ -32,6 +32,11 @@ export type CreateCheckoutParameters = {
   locale?: string | undefined
   /** See `checkPreviousPayment`. */
   staleAfter?: number | undefined
+  /**
+   * The merchant's relay for payments without network fees (EIP-3009). With it, a token that
+   * supports EIP-3009 can be paid by signing: `pay({ gasless: true })`.
+   */
+  relayUrl?: string | undefined
 }
 
 const statusSteps: Partial<Record<PaymentSession['status'], CheckoutStep>> = {
@@ -61,7 +66,7 @@ export function createCheckout(
   config: PaySessionConfig,
   parameters: CreateCheckoutParameters,
 ): Checkout {
-  const { sessionId, sessionToken, locale, staleAfter } = parameters
+  const { sessionId, sessionToken, locale, staleAfter, relayUrl } = parameters
   const wagmi = config.wagmiConfig
   const listeners = new Set<CheckoutListener>()
   let state: CheckoutState = {
@@ -69,9 +74,11 @@ export function createCheckout(
     wallets: getWallets(config),
     tokens: [],
     gasWarning: false,
+    gasless: false,
     canRetry: false,
   }
   let destroyed = false
+  let lastGasless = false
   let busy = false // one pay/load at a time: a double click does nothing
   let lastAction: 'load' | 'connect' | 'pay' = 'load'
   let lastWalletId: string | undefined
@@ -104,6 +111,8 @@ export function createCheckout(
   const settled = () =>
     ['paid', 'completed', 'expired'].includes(state.step) ||
     (state.step === 'failed' && state.session?.status === 'ERROR')
+  const gasless = (symbol: string | undefined) =>
+    !!relayUrl && !!assets?.tokens.some((t) => t.symbol === symbol && t.eip3009)
   const explorerTxUrl = (hash: Hex) =>
     assets?.network.explorerUrl ? `${assets.network.explorerUrl}/tx/${hash}` : undefined
   const asError = (error: unknown) =>
@@ -286,6 +295,7 @@ export function createCheckout(
         }),
       ),
       selectedToken: preferred?.symbol,
+      gasless: gasless(preferred?.symbol),
       gasWarning,
       error: undefined,
       canRetry: false,
@@ -334,13 +344,20 @@ export function createCheckout(
         error: new PaySessionError('INSUFFICIENT_BALANCE'),
         canRetry: false,
       })
-    set({ step: 'review', selectedToken: token.symbol, error: undefined, canRetry: false })
+    set({
+      step: 'review',
+      selectedToken: token.symbol,
+      gasless: gasless(token.symbol),
+      error: undefined,
+      canRetry: false,
+    })
   }
 
-  async function pay() {
+  async function pay(options: { gasless?: boolean } = {}) {
     if (busy || state.step !== 'review' || !state.selectedToken) return
     busy = true
     lastAction = 'pay'
+    lastGasless = !!options.gasless && state.gasless
     set({ step: 'confirmInWallet', error: undefined, canRetry: false })
     try {
       // Never twice: the freshest status and the chain decide before any prompt opens.
@@ -349,9 +366,14 @@ export function createCheckout(
       if (settled()) return
       const previous = await checkPreviousPayment(config, { session, staleAfter })
       if (previous.kind !== 'none') return resume(previous)
-      const paid = await payWithWallet(config, {
+      // The gasless path's code loads only when a customer takes it.
+      const action = lastGasless
+        ? (await import('../actions/payWithAuthorization.js')).payWithAuthorization
+        : payWithWallet
+      const paid = await action(config, {
         session,
         sessionToken,
+        relayUrl: relayUrl!,
         token: state.selectedToken,
         onHash: (hash) => {
           if (!settled()) set({ step: 'submitted', hash, explorerTxUrl: explorerTxUrl(hash) })
@@ -410,7 +432,7 @@ export function createCheckout(
     if (lastAction === 'connect') return connect(lastWalletId)
     if (lastAction === 'pay' && (state.step === 'review' || state.step === 'failed')) {
       set({ step: 'review', error: undefined, canRetry: false })
-      return pay()
+      return pay({ gasless: lastGasless })
     }
     stopWatching?.()
     stopWatching = undefined

@@ -24,6 +24,11 @@ export type PaymentRecord = {
   /** Block number when the prompt opened: where to look for the transfer on chain. */
   fromBlock: string
   hash?: Hex | undefined
+  /**
+   * A signed EIP-3009 authorization (gasless payment): until this chain time (unix seconds) it
+   * may still move the funds, so it blocks a new payment until then unless the chain says more.
+   */
+  validBefore?: string | undefined
   createdAt: number
 }
 

@@ -63,6 +63,7 @@ const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1
  * @csspart wallet - A wallet choice.
  * @csspart token - A stablecoin choice.
  * @csspart primary - The main action of a step.
+ * @csspart gasless - "Pay without network fees" (with `relay-url`, for EIP-3009 tokens).
  * @csspart error - An error message.
  * @csspart notice - A notice (gas warning, waiting).
  * @csspart address - The receiving address.
@@ -89,6 +90,7 @@ export class PaySessionCheckout extends LitElement {
     sessionId: { attribute: 'session-id' },
     sessionToken: { attribute: 'session-token' },
     apiBase: { attribute: 'api-base' },
+    relayUrl: { attribute: 'relay-url' },
     locale: {},
     theme: { reflect: true },
     wagmiConfig: { attribute: false },
@@ -110,6 +112,11 @@ export class PaySessionCheckout extends LitElement {
   declare sessionToken: string | undefined
   /** The service base URL, with or without `/api/v1` (`api-base`). */
   declare apiBase: string | undefined
+  /**
+   * Your relay for payments without network fees (`relay-url`): `createRelayHandler` of
+   * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
+   */
+  declare relayUrl: string | undefined
   /** BCP 47 locale (`en`, `de`, `fr`...). Defaults to the page's `lang`, then the browser's. */
   declare locale: string | undefined
   /** `light`, `dark`, or unset to follow `prefers-color-scheme`. */

@@ -11,7 +11,7 @@ import type { ButtonStrings } from '../../i18n/button.js'
 import { loadCatalog } from '../../i18n/catalogs.js'
 import type { Catalog } from '../../i18n/en.js'
 import { format, formatMoney } from '../../i18n/localize.js'
-import { eip681Transfer, qrPath } from '../../qr/eip681.js'
+import { eip681Transfer } from '../../qr/eip681.js'
 import type { PaySessionCheckout } from './checkout.component.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
 
@@ -198,6 +198,12 @@ function review(view: View) {
   if (ctl.changingToken) return chooseToken(view)
   const to = state.session?.oneTimeWalletAddress ?? ''
   const amount = tokenAmount(view, state.selectedToken)
+  // Pay without network fees (lazy, with `relay-url`): first when the wallet has no gas.
+  const gasless =
+    state.gasless && ctl.gasless
+      ? ctl.gasless.gaslessButton(ctl, view.host.resolvedLocale)
+      : nothing
+  const first = gasless !== nothing && state.gasWarning
   return html`
     <h3>${t.review}</h3>
     ${errorBox(view)}
@@ -219,10 +225,12 @@ function review(view: View) {
       ${state.account ? html`<dt>${t.from}</dt><dd><code>${short(state.account)}</code></dd>` : nothing}
     </dl>
     <div class="actions">
-      <button class="primary" part="primary" type="button" data-autofocus @click=${() =>
-        state.canRetry ? ctl.checkout?.retry() : ctl.checkout?.pay()}>
+      ${first ? gasless : nothing}
+      <button class=${first ? '' : 'primary'} part="primary" type="button" ?data-autofocus=${!first}
+        @click=${() => (state.canRetry ? ctl.checkout?.retry() : ctl.checkout?.pay())}>
         ${format(t.confirmPay, { amount })}
       </button>
+      ${first ? nothing : gasless}
     </div>
   `
 }
@@ -249,7 +257,12 @@ function manual(view: View) {
   }
   const amount = tokenAmount(view)
   const network = state.network?.name ?? session?.network ?? ''
-  const qr = uri && qrPath(uri)
+  const qr = uri && ctl.qrPath?.(uri)
+  if (uri && !ctl.qrPath)
+    void import('../../qr/qrPath.js').then((m) => {
+      ctl.qrPath = m.qrPath
+      host.requestUpdate()
+    })
   const expires = session?.expiresAt
     ? new Intl.DateTimeFormat(host.resolvedLocale, {
         dateStyle: 'medium',
