@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { type Address, getAddress, type Hex, parseEther } from 'viem'
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { toUnits } from './amounts.js'
+import { deployTestAccounts, type TestAccounts } from './chain/accounts.js'
 import { startAnvil } from './chain/anvil.js'
 import { RELAYER_KEY, transferWithAuthorization } from './chain/authorization.js'
 import { createChainClients } from './chain/clients.js'
@@ -20,6 +21,13 @@ import { expireDue, TOKEN_DECIMALS } from './service/sessions.js'
 import { createWebhookWorker } from './service/webhooks.js'
 
 export { fromUnits, toUnits } from './amounts.js'
+export {
+  BUNDLER,
+  deployTestAccounts,
+  safeAbi,
+  smartAccountAbi,
+  type TestAccounts,
+} from './chain/accounts.js'
 export {
   eip3009Abi,
   RELAYER_KEY,
@@ -76,6 +84,8 @@ export interface Sandbox {
   customers: { address: Address; privateKey: Hex }[]
   /** An account with ETH that submits customers' EIP-3009 authorizations (`pay --gasless`). */
   relayer: { address: Address; privateKey: Hex }
+  /** Test smart-contract accounts holding test tokens: a smart account and a Safe-like one. */
+  accounts: TestAccounts
   treasury: Address
   webhookSecret: string
   dataDir: string | undefined
@@ -112,6 +122,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     )
     const relayer = { address: privateKeyToAccount(RELAYER_KEY).address, privateKey: RELAYER_KEY }
     await chain.testClient.setBalance({ address: relayer.address, value: parseEther('1000') })
+    const accounts = await deployTestAccounts(chain, [customers[0]!.address, customers[1]!.address])
     const seed =
       options.seed ??
       (db.meta.get('seed') as Hex | undefined) ??
@@ -166,6 +177,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         tokens,
         customers: customers.map((c) => c.address),
         relayer: relayer.address,
+        smartAccount: accounts.smartAccount,
+        safe: accounts.safe,
         now: new Date(ctx.clock.now()).toISOString(),
       }),
     }
@@ -214,6 +227,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       tokens,
       customers,
       relayer,
+      accounts,
       treasury,
       webhookSecret,
       dataDir: options.dataDir,
