@@ -31,8 +31,8 @@ export class CheckoutController implements ReactiveController {
   changingToken = false
   /** UI-only: the text last copied, for the "Copied" feedback. */
   copied: string | undefined
-  /** The QR code drawer, loaded when a QR code is first shown. */
-  qrPath: typeof import('../qr/qrPath.js').qrPath | undefined
+  /** The manual payment's view, loaded when it is first shown. */
+  manual: typeof import('../components/checkout/checkout.manual.js') | undefined
   /** The gasless button's code, loaded when the merchant set `relay-url`. */
   gasless: typeof import('../gasless/gasless.js') | undefined
   private unsubscribe: (() => void) | undefined
@@ -97,6 +97,11 @@ export class CheckoutController implements ReactiveController {
   private onState(next: CheckoutState) {
     const previous = this.state
     this.state = next
+    if (next.step === 'manual' && !this.manual)
+      void import('../components/checkout/checkout.manual.js').then((manual) => {
+        this.manual = manual
+        this.host.requestUpdate()
+      })
     const fire = (event: Event) => this.host.dispatchEvent(event)
     if (next.step !== previous?.step)
       fire(new PaySessionStepChangeEvent({ step: next.step, previousStep: previous?.step }))

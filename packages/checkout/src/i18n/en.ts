@@ -33,6 +33,9 @@ export const en = {
   transaction: 'Transaction',
   waitingForService: 'Payment sent. Waiting for the payment service…',
   waitingForPayment: 'Waiting for the payment…',
+  waitingForWallet: 'Waiting for your wallet to send the payment…',
+  waitingForWalletHint:
+    'It may need more approvals. You can close this window: the payment is recognised when it arrives.',
   paidTitle: 'Payment received',
   paidText: '{amount} paid. You can close this window.',
   done: 'Done',

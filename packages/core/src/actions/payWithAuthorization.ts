@@ -1,4 +1,4 @@
-import { signTypedData } from '@wagmi/core'
+import { getConnectorClient } from '@wagmi/core'
 import { type Address, type Hex, hexToBigInt, hexToString, toHex } from 'viem'
 import type { RpcClient } from '../chain/rpc.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
@@ -23,6 +23,12 @@ export type PayWithAuthorizationParameters = PayWithWalletParameters & {
 export type PayWithAuthorizationReturnType = PayWithWalletReturnType
 export type PayWithAuthorizationErrorType = PaySessionError
 
+const domainType = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+]
 const types = {
   TransferWithAuthorization: [
     { name: 'from', type: 'address' },
@@ -81,12 +87,26 @@ export async function payWithAuthorization(
 
   let signature: Hex
   try {
-    signature = await signTypedData(config.wagmiConfig, {
+    const wallet = await getConnectorClient(config.wagmiConfig, {
       account,
-      domain: { name, version, chainId: network.chainId, verifyingContract: token.address },
-      types,
-      primaryType: 'TransferWithAuthorization',
-      message,
+      chainId: network.chainId,
+    })
+    // eth_signTypedData_v4 straight on the wallet's client, as core's other calls (chain/rpc.ts):
+    // viem's signTypedData would add its ABI encoders to this chunk for a JSON the wallet hashes.
+    signature = await wallet.request({
+      method: 'eth_signTypedData_v4',
+      params: [
+        account,
+        JSON.stringify(
+          {
+            domain: { name, version, chainId: network.chainId, verifyingContract: token.address },
+            types: { EIP712Domain: domainType, ...types },
+            primaryType: 'TransferWithAuthorization',
+            message,
+          },
+          (_, value) => (typeof value === 'bigint' ? value.toString() : value),
+        ),
+      ],
     })
   } catch (error) {
     // No signature left this page: nothing can move.

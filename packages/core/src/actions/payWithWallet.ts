@@ -1,4 +1,10 @@
-import { getClient, getConnection, getConnectorClient, switchChain } from '@wagmi/core'
+import {
+  getCapabilities,
+  getClient,
+  getConnection,
+  getConnectorClient,
+  switchChain,
+} from '@wagmi/core'
 import {
   type Address,
   type Client,
@@ -10,8 +16,8 @@ import {
 } from 'viem'
 import type { PaymentSession } from '../api/session.js'
 import { decodeTransferLog, encodeTransfer } from '../chain/erc20.js'
-import { getBlockNumber, getTokenBalance, sendTransaction } from '../chain/rpc.js'
-import { waitForPaymentReceipt } from '../chain/waitForPaymentReceipt.js'
+import { getBlockNumber, getTokenBalance, getTransaction, sendTransaction } from '../chain/rpc.js'
+import { waitForPaymentReceipt, waitForTransfer } from '../chain/waitForPaymentReceipt.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { walletError } from '../errors/wallet.js'
@@ -38,6 +44,12 @@ export type PayWithWalletParameters = {
   onReported?: ((response: ReportFundingReturnType) => void) | undefined
   /** Called right before the wallet prompt opens (the payment record is written). */
   onPrompt?: (() => void) | undefined
+  /**
+   * Called when the wallet accepted the payment but has not sent it (a multisig, a bundler): the
+   * payment then waits for the transfer on chain, however long, until `signal` aborts.
+   */
+  onAwaitingWallet?: (() => void) | undefined
+  signal?: AbortSignal | undefined
   confirmations?: number | undefined
 }
 export type PayWithWalletReturnType = {
@@ -61,23 +73,30 @@ export async function payWithWallet(
   parameters: PayWithWalletParameters,
 ): Promise<PayWithWalletReturnType> {
   const payment = await preparePayment(config, parameters)
-  const { account, network, token, to, amount } = payment
-  const record = startPaymentRecord(config, parameters.session.paymentSessionId, payment)
+  const { account, network, token, to, amount, client } = payment
+  const chainId = network.chainId
+  // EIP-5792: a wallet that reports its capabilities gets the transfer as a call bundle.
+  const bundles = await getCapabilities(config.wagmiConfig, { account, chainId }).then(
+    (capabilities) => !!capabilities,
+    () => false,
+  )
+  let record = startPaymentRecord(config, parameters.session.paymentSessionId, payment)
   parameters.onPrompt?.()
 
-  let hash: Hex
+  const call = { to: token.address, data: encodeTransfer(to, amount) }
+  let hash: Hex | undefined
   try {
-    // The wallet's client checks it is still connected with this account, on this chain.
-    const wallet = await getConnectorClient(config.wagmiConfig, {
-      chainId: network.chainId,
-      account,
-    })
-    hash = await sendTransaction(wallet, {
-      from: account,
-      to: token.address,
-      data: encodeTransfer(to, amount),
-      chainId: network.chainId,
-    })
+    if (bundles)
+      hash = await (await import('./lazyActions.js')).sendWithCalls(config, {
+        account,
+        chainId,
+        call,
+      })
+    else {
+      // The wallet's client checks it is still connected with this account, on this chain.
+      const wallet = await getConnectorClient(config.wagmiConfig, { chainId, account })
+      hash = await sendTransaction(wallet, { from: account, ...call, chainId })
+    }
   } catch (error) {
     const mapped = walletError(error)
     // Only when we know nothing was sent is the record cleared. Otherwise the wallet answered
@@ -87,7 +106,30 @@ export async function payWithWallet(
     else writePaymentRecord(config.storage, { ...record, state: 'ended' })
     throw mapped
   }
-  return followPayment(config, parameters, payment, record, hash, true)
+  // A Safe's hash or a user-operation hash is not a transaction: never reported as the funding
+  // hash. The wallet will send later, maybe days later: wait for the transfer on chain.
+  const onChain = !!hash && (bundles || (await isOnChain(client, hash)))
+  if (!onChain) {
+    record = { ...record, state: 'awaitingWallet' }
+    writePaymentRecord(config.storage, record)
+    parameters.onAwaitingWallet?.()
+    hash = await waitForTransfer(client, {
+      payment: { token: token.address, from: account, to, fromBlock: payment.fromBlock },
+      pollingInterval: client.pollingInterval,
+      signal: parameters.signal,
+    })
+  }
+  return followPayment(config, parameters, payment, record, hash!, onChain && !bundles)
+}
+
+// A hash a node knows (pending or mined). A node behind the wallet's may need a moment.
+async function isOnChain(client: Client, hash: Hex) {
+  for (let look = 0; look < 4; look++) {
+    const known = await getTransaction(client, hash).then(Boolean, () => true)
+    if (known) return true
+    await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** look))
+  }
+  return false
 }
 
 /** What a payment pays, checked before any prompt opens: the wallet is on the right network. */

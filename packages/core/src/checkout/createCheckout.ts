@@ -10,7 +10,7 @@ import { payWithWallet } from '../actions/payWithWallet.js'
 import { reportFunding } from '../actions/reportFunding.js'
 import { sessionQueryKey, watchSession } from '../actions/watchSession.js'
 import type { PaymentSession } from '../api/session.js'
-import { waitForPaymentReceipt } from '../chain/waitForPaymentReceipt.js'
+import { waitForPaymentReceipt, waitForTransfer } from '../chain/waitForPaymentReceipt.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isPaySessionError, PaySessionError } from '../errors/base.js'
 import { resolveSessionAssets } from '../registry/registry.js'
@@ -48,6 +48,7 @@ const statusSteps: Partial<Record<PaymentSession['status'], CheckoutStep>> = {
 }
 const inFlightSteps: CheckoutStep[] = [
   'confirmInWallet',
+  'waitingForWallet',
   'submitted',
   'confirming',
   'waitingForService',
@@ -179,6 +180,7 @@ export function createCheckout(
 
   function resume(previous: PreviousPayment) {
     if (previous.kind !== 'inFlight') return
+    if (previous.reason === 'walletPending') return awaitWallet(previous.record!)
     const hash = previous.hash
     if (hash) set({ hash, explorerTxUrl: explorerTxUrl(hash) })
     if (previous.reason === 'prompting') {
@@ -200,6 +202,29 @@ export function createCheckout(
       reportFunding(config, { sessionId, sessionToken, hash }).catch(() => {})
       if (previous.reason === 'hashPending') void followHash(hash, previous.record)
     }
+  }
+
+  /** The wallet accepted the payment and will send it (a multisig, a bundler): follow the chain. */
+  function awaitWallet(record: PaymentRecord) {
+    set({ step: 'waitingForWallet', error: undefined, canRetry: false })
+    const client = getClient(wagmi, { chainId: assets!.network.chainId })!
+    waitForTransfer(client, {
+      payment: {
+        token: record.tokenAddress,
+        from: record.from,
+        to: record.to,
+        fromBlock: BigInt(record.fromBlock),
+      },
+      pollingInterval: client.pollingInterval,
+      signal: following.signal,
+    }).then(
+      (hash) => {
+        record = { ...record, state: 'submitted', hash }
+        writePaymentRecord(config.storage, record)
+        if (!settled()) resume({ kind: 'inFlight', reason: 'hashPending', hash, record })
+      },
+      () => {},
+    )
   }
 
   /**
@@ -368,13 +393,17 @@ export function createCheckout(
       if (previous.kind !== 'none') return resume(previous)
       // The gasless path's code loads only when a customer takes it.
       const action = lastGasless
-        ? (await import('../actions/payWithAuthorization.js')).payWithAuthorization
+        ? (await import('../actions/lazyActions.js')).payWithAuthorization
         : payWithWallet
       const paid = await action(config, {
         session,
         sessionToken,
         relayUrl: relayUrl!,
         token: state.selectedToken,
+        signal: following.signal,
+        onAwaitingWallet: () => {
+          if (!settled()) set({ step: 'waitingForWallet' })
+        },
         onHash: (hash) => {
           if (!settled()) set({ step: 'submitted', hash, explorerTxUrl: explorerTxUrl(hash) })
         },

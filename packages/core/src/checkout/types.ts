@@ -11,6 +11,8 @@ export type CheckoutStep =
   | 'chooseToken'
   | 'review'
   | 'confirmInWallet'
+  /** The wallet accepted the payment but has not sent it yet (a multisig, a bundler). */
+  | 'waitingForWallet'
   | 'submitted'
   | 'confirming'
   | 'waitingForService'

@@ -27,6 +27,7 @@ type Controller = InstanceType<Engine['CheckoutController']>
 
 const inFlightSteps: CheckoutStep[] = [
   'confirmInWallet',
+  'waitingForWallet',
   'submitted',
   'confirming',
   'waitingForService',
