@@ -66,6 +66,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         chainId: sandbox.chainId,
         accounts: sandbox.customers.map((c) => c.address),
         tokens,
+        smartAccount: sandbox.accounts.smartAccount,
+        safe: sandbox.accounts.safe,
       },
       webhookUrl: () => webhookUrl,
       paths: {

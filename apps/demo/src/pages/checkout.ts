@@ -10,6 +10,10 @@ export type WalletConfig = {
   chainId: number
   accounts: string[]
   tokens: { symbol: string; address: string; decimals: number }[]
+  /** The sandbox's test smart account (EIP-5792, bundler-submitted), for the wallet's "smart account" mode. */
+  smartAccount?: { address: string; owner: string; bundler: string }
+  /** The sandbox's Safe-like account (two owners), for the wallet's "Safe" mode. */
+  safe?: { address: string; owners: string[] }
 }
 
 /** The sandbox wallet's tag; a classic script so it announces itself before any module runs. */

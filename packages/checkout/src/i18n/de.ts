@@ -31,7 +31,7 @@ export const de: Catalog = {
   waitingForPayment: 'Warten auf die Zahlung…',
   waitingForWallet: 'Warten, bis Ihre Wallet die Zahlung sendet…',
   waitingForWalletHint:
-    'Eventuell sind weitere Freigaben nötig. Sie können dieses Fenster schließen: Die Zahlung wird erkannt, sobald sie eintrifft.',
+    'Eventuell sind weitere Freigaben nötig. Sie können dieses Fenster schließen.',
   paidTitle: 'Zahlung erhalten',
   paidText: '{amount} bezahlt. Sie können dieses Fenster schließen.',
   done: 'Fertig',

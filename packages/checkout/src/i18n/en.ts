@@ -34,8 +34,7 @@ export const en = {
   waitingForService: 'Payment sent. Waiting for the payment service…',
   waitingForPayment: 'Waiting for the payment…',
   waitingForWallet: 'Waiting for your wallet to send the payment…',
-  waitingForWalletHint:
-    'It may need more approvals. You can close this window: the payment is recognised when it arrives.',
+  waitingForWalletHint: 'It may need more approvals. You can close this window meanwhile.',
   paidTitle: 'Payment received',
   paidText: '{amount} paid. You can close this window.',
   done: 'Done',

@@ -31,7 +31,7 @@ export const fr: Catalog = {
   waitingForPayment: 'En attente du paiement…',
   waitingForWallet: 'En attente de l’envoi du paiement par votre wallet…',
   waitingForWalletHint:
-    'D’autres approbations peuvent être nécessaires. Vous pouvez fermer cette fenêtre : le paiement sera reconnu à son arrivée.',
+    'D’autres approbations peuvent être nécessaires. Vous pouvez fermer cette fenêtre.',
   paidTitle: 'Paiement reçu',
   paidText: '{amount} payé. Vous pouvez fermer cette fenêtre.',
   done: 'Terminé',

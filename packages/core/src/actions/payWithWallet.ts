@@ -124,12 +124,11 @@ export async function payWithWallet(
 
 // A hash a node knows (pending or mined). A node behind the wallet's may need a moment.
 async function isOnChain(client: Client, hash: Hex) {
-  for (let look = 0; look < 4; look++) {
-    const known = await getTransaction(client, hash).then(Boolean, () => true)
-    if (known) return true
-    await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** look))
+  for (let look = 0; ; look++) {
+    if (await getTransaction(client, hash).then(Boolean, () => true)) return true
+    if (look === 2) return false
+    await new Promise((resolve) => setTimeout(resolve, 1000))
   }
-  return false
 }
 
 /** What a payment pays, checked before any prompt opens: the wallet is on the right network. */
