@@ -77,6 +77,7 @@ export default async function globalSetup() {
   process.env.SANDBOX_API_KEY = sandbox.apiKey
   process.env.SANDBOX_RPC_URL = sandbox.rpcUrl
   process.env.SANDBOX_CUSTOMER = sandbox.customers[0]!.address
+  process.env.SANDBOX_ACCOUNTS = JSON.stringify(sandbox.accounts)
   return async () => {
     server.close()
     await sandbox.stop()

@@ -8,6 +8,11 @@ export const env = {
   apiKey: process.env.SANDBOX_API_KEY!,
   rpc: process.env.SANDBOX_RPC_URL!,
   customer: process.env.SANDBOX_CUSTOMER!,
+  /** The sandbox's test smart account and Safe-like account (packages/sandbox/contracts). */
+  accounts: JSON.parse(process.env.SANDBOX_ACCOUNTS ?? '{}') as {
+    smartAccount: { address: string; owner: string; bundler: string }
+    safe: { address: string; owners: [string, string] }
+  },
 }
 
 export type Session = { paymentSessionId: string; paymentSessionToken: string }
@@ -65,7 +70,14 @@ export const advanceClock = (seconds: number) =>
 export async function openPage(
   page: Page,
   session: Session,
-  options: { wallet?: boolean; locale?: string; theme?: string; token?: string } = {},
+  options: {
+    wallet?: boolean
+    locale?: string
+    theme?: string
+    token?: string
+    /** The wallet acts as the sandbox's smart account (EIP-5792) or its Safe-like account. */
+    account?: 'smart' | 'safe'
+  } = {},
 ) {
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(String(error)))
@@ -74,7 +86,12 @@ export async function openPage(
       errors.push(message.text())
   })
   if (options.wallet !== false)
-    await page.addInitScript(installWallet, { rpcUrl: env.rpc, account: env.customer })
+    await page.addInitScript(installWallet, {
+      rpcUrl: env.rpc,
+      account: env.customer,
+      ...(options.account === 'smart' ? { smartAccount: env.accounts.smartAccount } : {}),
+      ...(options.account === 'safe' ? { safe: env.accounts.safe } : {}),
+    })
   const query = new URLSearchParams({
     'session-id': session.paymentSessionId,
     'session-token': options.token ?? session.paymentSessionToken,
