@@ -51,6 +51,19 @@ export class CheckoutController implements ReactiveController {
     this.stop()
   }
 
+  /**
+   * The manual payment's and the no-wallet views (QR codes, wallet links): loaded on first use,
+   * then re-rendered. Returns them once loaded.
+   */
+  loadManual() {
+    this.manualLoading ??= import('../components/checkout/checkout.manual.js').then((manual) => {
+      this.manual = manual
+      this.host.requestUpdate()
+    })
+    return this.manual
+  }
+  private manualLoading: Promise<void> | undefined
+
   /** Starts over, for a new session id or token. */
   restart() {
     this.stop()
@@ -97,11 +110,7 @@ export class CheckoutController implements ReactiveController {
   private onState(next: CheckoutState) {
     const previous = this.state
     this.state = next
-    if (next.step === 'manual' && !this.manual)
-      void import('../components/checkout/checkout.manual.js').then((manual) => {
-        this.manual = manual
-        this.host.requestUpdate()
-      })
+
     const fire = (event: Event) => this.host.dispatchEvent(event)
     if (next.step !== previous?.step)
       fire(new PaySessionStepChangeEvent({ step: next.step, previousStep: previous?.step }))

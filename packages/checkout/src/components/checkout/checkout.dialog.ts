@@ -135,7 +135,7 @@ function chooseWallet(view: View) {
             </li>`,
           )}
         </ul>`
-        : html`<p part="notice">${t.noWallet}</p>`
+        : html`<p part="notice">${t.noWallet}</p>${ctl.loadManual()?.noWallet(view) ?? nothing}`
     }
     <div class="actions">
       ${
@@ -293,5 +293,5 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   expired: (v) => ended(v, v.t.expiredTitle),
   failed: (v) => ended(v, v.t.failedTitle),
   // Its view (address, EIP-681 QR, wallet deep links) loads when a customer first needs it.
-  manual: (v) => (v.ctl.manual ? v.ctl.manual.manual(v) : spinner(v.t.loading)),
+  manual: (v) => v.ctl.loadManual()?.manual(v) ?? spinner(v.t.loading),
 }
