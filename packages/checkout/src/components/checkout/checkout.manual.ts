@@ -70,17 +70,17 @@ export function manual(view: View) {
 const words: Record<string, { openIn: string; scan: string; qr: string }> = {
   en: {
     openIn: 'Open this checkout in your wallet app:',
-    scan: 'Or scan this code with your phone to pay there:',
+    scan: 'Scan this code with your phone to pay there:',
     qr: 'QR code that opens this checkout on your phone',
   },
   de: {
     openIn: 'Diesen Checkout in Ihrer Wallet-App öffnen:',
-    scan: 'Oder scannen Sie diesen Code mit dem Handy, um dort zu bezahlen:',
+    scan: 'Scannen Sie diesen Code mit dem Handy, um dort zu bezahlen:',
     qr: 'QR-Code, der diesen Checkout auf dem Handy öffnet',
   },
   fr: {
     openIn: 'Ouvrir ce paiement dans votre application de wallet :',
-    scan: 'Ou scannez ce code avec votre téléphone pour y payer :',
+    scan: 'Scannez ce code avec votre téléphone pour y payer :',
     qr: 'QR code qui ouvre ce paiement sur votre téléphone',
   },
 }
