@@ -75,7 +75,7 @@ export async function payWithWallet(
   const payment = await preparePayment(config, parameters)
   const { account, network, token, to, amount, client } = payment
   const chainId = network.chainId
-  // EIP-5792: a wallet that reports its capabilities gets the transfer as a call bundle.
+  // EIP-5792: a wallet that reports capabilities on this chain gets the transfer as a call bundle.
   const bundles = await getCapabilities(config.wagmiConfig, { account, chainId }).then(
     (capabilities) => !!capabilities,
     () => false,
