@@ -51,6 +51,30 @@ test('smart account: sends with wallet_sendCalls and reports the real transactio
   expect(errors).toEqual([])
 })
 
+test('smart account, bundle still pending: the bundle id is never reported; paid once sent', async ({
+  page,
+}) => {
+  // waitForCallsStatus gives a bundle 30 s before the checkout waits for the chain instead.
+  test.setTimeout(120_000)
+  const session = await createSession('10.00', 'USD')
+  const { errors } = await openPage(page, session, { account: 'smart' })
+  await page.evaluate(() => {
+    ;(window as any).__wallet.hold.bundle = true
+  })
+  await payUntil(page, 'confirmInWallet')
+  await waitForStep(page, 'waitingForWallet')
+  expect(await fundingSent(page)).toEqual([])
+  expect(
+    (await sessionOf(session.paymentSessionId)).userSubmittedTransactionHash ?? null,
+  ).toBeNull()
+  await page.evaluate(() => (window as any).__wallet.release.bundle())
+  await waitForStep(page, 'paid')
+  const funded = await sessionOf(session.paymentSessionId)
+  expect(await fundingSent(page)).toEqual([funded.fundingTransactionHash])
+  expect(funded.userAddress.toLowerCase()).toBe(env.accounts.smartAccount.address.toLowerCase())
+  expect(errors).toEqual([])
+})
+
 test('Safe: the proposal id is not reported; the widget waits for the second owner', async ({
   page,
 }) => {

@@ -19,7 +19,7 @@ export function installWallet(options: WalletOptions) {
   const account = smartAccount?.address ?? safe?.address ?? options.account
   const w = window as any
   const state = {
-    hold: { connect: false, send: false } as Record<string, boolean>,
+    hold: { connect: false, send: false, bundle: false } as Record<string, boolean>,
     reject: { connect: false, send: false } as Record<string, boolean>,
     release: {} as Record<string, () => void>,
     calls: [] as string[],
@@ -151,7 +151,17 @@ export function installWallet(options: WalletOptions) {
         case 'wallet_sendCalls': {
           await gate('send')
           const id = `0x${crypto.randomUUID().replaceAll('-', '')}`
-          state.bundles.set(id, [await execute(params[0].calls[0])])
+          const hashes: string[] = []
+          state.bundles.set(id, hashes)
+          // `hold.bundle`: the bundler submits only on `release.bundle()`, the bundle stays pending.
+          const submit = async () => {
+            hashes.push(await execute(params[0].calls[0]))
+          }
+          if (state.hold.bundle)
+            state.release.bundle = () => {
+              void submit()
+            }
+          else await submit()
           return { id }
         }
         case 'wallet_getCallsStatus': {
