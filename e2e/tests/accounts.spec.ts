@@ -106,3 +106,21 @@ test('Safe: waits for the second owner across a reload, then paid once', async (
   expect(session.userAddress?.toLowerCase()).toBe(safe.address.toLowerCase())
   expect(sends.length).toBeGreaterThanOrEqual(1) // the proposal, sent by the first owner
 })
+
+test('smart account, gasless: the owner signs for the account (ERC-1271), the relay pays gas', async ({
+  page,
+}) => {
+  const { smartAccount } = await info()
+  const order = await createOrder('mug')
+  const { errors } = await openCheckout(page, order.path, 0)
+  await useAccount(page, 'smart')
+  await connect(page)
+  await chooseToken(page, 'USDC')
+  await dialog(page).getByRole('button', { name: 'Pay without network fees' }).click()
+  await waitForStep(page, 'paid')
+  const session = await expectPaidOnce(order.id)
+  expect(session.userAddress?.toLowerCase()).toBe(smartAccount.address.toLowerCase())
+  const receipt = await chain.getTransactionReceipt({ hash: session.fundingTransactionHash! })
+  expect(receipt.from.toLowerCase()).not.toBe(smartAccount.bundler.toLowerCase())
+  expect(errors).toEqual([])
+})
