@@ -1,7 +1,7 @@
 import { devices, expect, test } from '@playwright/test'
 import { walletLinks } from '../src/components/checkout/checkout.manual.js'
 import { qrPath } from '../src/qr/qrPath.js'
-import { createSession, dialog, openPage, shot, waitForStep } from './support.js'
+import { createSession, dialog, expectAxeClean, openPage, shot, waitForStep } from './support.js'
 
 // No wallet in the browser: a phone gets links that open this checkout in a wallet app's own
 // browser, a desktop gets a QR code that opens it on the phone. The manual payment stays offered.
@@ -21,6 +21,7 @@ test('desktop without a wallet: a QR code opens this checkout on the phone', asy
   ).toBeVisible()
   await expect(dialog(page).getByRole('link', { name: 'MetaMask' })).toHaveCount(0)
   await shot(page, 'no-wallet-desktop')
+  await expectAxeClean(page)
 })
 
 test.describe('on a phone', () => {
@@ -50,6 +51,7 @@ test.describe('on a phone', () => {
     ])
     await expect(dialog(page).locator('[part~="qr"]')).toHaveCount(0)
     await shot(page, 'no-wallet-phone')
+    await expectAxeClean(page)
     await dialog(page)
       .getByRole('button', { name: 'Pay from another wallet or an exchange' })
       .click()
