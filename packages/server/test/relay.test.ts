@@ -239,4 +239,23 @@ describe('relay handler', () => {
     // Nothing of all this moved money: the session is still unpaid.
     expect((await client.getSession(s.id)).status).toMatch(/CREATED|PENDING/)
   })
+
+  test('answers CORS preflights only for the configured origin', async () => {
+    const cors = createRelayHandler({
+      client,
+      relayer: sb.relayer.privateKey,
+      networks: {},
+      allowOrigin: 'https://shop.example',
+    })
+    const preflight = await cors(new Request('http://relay.test/', { method: 'OPTIONS' }))
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://shop.example')
+    const refused = await cors(new Request('http://relay.test/', { method: 'POST', body: '{}' }))
+    expect(refused.status).toBe(400)
+    expect(refused.headers.get('access-control-allow-origin')).toBe('https://shop.example')
+    // Without allowOrigin there is no CORS at all.
+    const plain = await relay(new Request('http://relay.test/', { method: 'OPTIONS' }))
+    expect(plain.status).toBe(405)
+    expect(plain.headers.get('access-control-allow-origin')).toBeNull()
+  })
 })
