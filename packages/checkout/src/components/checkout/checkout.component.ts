@@ -68,7 +68,8 @@ const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1
  * @csspart error - An error message.
  * @csspart notice - A notice (gas warning, waiting).
  * @csspart address - The receiving address.
- * @csspart qr - The EIP-681 QR code.
+ * @csspart qr - The EIP-681 QR code, or the QR code that opens the checkout on a phone.
+ * @csspart wallet-link - A link that opens the checkout in a wallet app (a phone without a wallet).
  *
  * @cssprop --paysession-font - Font family.
  * @cssprop --paysession-font-size - Base font size (16px).
