@@ -116,10 +116,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   try {
     const chain = createChainClients(anvil.rpcUrl)
     const customers = testCustomers()
-    await deployTokens(
+    const tokensDeployed = await deployTokens(
       chain,
       customers.map((c) => c.address),
     )
+    if (!tokensDeployed.eip3009)
+      log(
+        'the saved chain state has test tokens without EIP-3009 (made by an older sandbox): gasless payments need a fresh data folder',
+      )
     const relayer = { address: privateKeyToAccount(RELAYER_KEY).address, privateKey: RELAYER_KEY }
     await chain.testClient.setBalance({ address: relayer.address, value: parseEther('1000') })
     const accounts = await deployTestAccounts(chain, [customers[0]!.address, customers[1]!.address])
