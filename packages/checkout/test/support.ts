@@ -13,6 +13,9 @@ export const env = {
     smartAccount: { address: string; owner: string; bundler: string }
     safe: { address: string; owners: [string, string] }
   },
+  /** The strict-profile sandbox: only what the spec promises (same API key and customers). */
+  strictApi: process.env.STRICT_API_URL!,
+  strictRpc: process.env.STRICT_RPC_URL!,
 }
 
 export type Session = { paymentSessionId: string; paymentSessionToken: string }
@@ -77,8 +80,11 @@ export async function openPage(
     token?: string
     /** The wallet acts as the sandbox's smart account (EIP-5792) or its Safe-like account. */
     account?: 'smart' | 'safe'
+    /** Another service: its API base and chain RPC. */
+    service?: { api: string; rpc: string }
   } = {},
 ) {
+  const service = options.service ?? { api: env.api, rpc: env.rpc }
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(String(error)))
   page.on('console', (message) => {
@@ -87,7 +93,7 @@ export async function openPage(
   })
   if (options.wallet !== false)
     await page.addInitScript(installWallet, {
-      rpcUrl: env.rpc,
+      rpcUrl: service.rpc,
       account: env.customer,
       ...(options.account === 'smart' ? { smartAccount: env.accounts.smartAccount } : {}),
       ...(options.account === 'safe' ? { safe: env.accounts.safe } : {}),
@@ -95,8 +101,8 @@ export async function openPage(
   const query = new URLSearchParams({
     'session-id': session.paymentSessionId,
     'session-token': options.token ?? session.paymentSessionToken,
-    'api-base': env.api,
-    rpc: env.rpc,
+    'api-base': service.api,
+    rpc: service.rpc,
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.theme ? { theme: options.theme } : {}),
   })

@@ -15,7 +15,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import type { PaySessionClient } from '../client/createPaySessionClient.js'
 import type { PaymentSession } from '../client/types.js'
-import { PaySessionError } from '../errors/PaySessionError.js'
+import { isPaySessionError } from '../errors/index.js'
 import { eip3009Abi, transferWithAuthorizationTypes } from './eip3009.js'
 import { RelayError } from './RelayError.js'
 import { createMemoryRelayStore, type RelayStore, type TransferAuthorization } from './types.js'
@@ -119,10 +119,7 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
     try {
       session = await options.client.getSession(paymentSessionId)
     } catch (error) {
-      if (
-        error instanceof PaySessionError &&
-        ['NOT_FOUND', 'SESSION_NOT_FOUND'].includes(error.code)
-      )
+      if (isPaySessionError(error, 'NOT_FOUND', 'SESSION_NOT_FOUND'))
         throw new RelayError('SESSION_NOT_FOUND', { cause: error })
       throw new RelayError('RELAY_UNAVAILABLE', { cause: error })
     }
