@@ -115,6 +115,9 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
 
   async function relay(body: RelayRequest): Promise<Hex> {
     const { paymentSessionId, authorization: auth, signature } = body
+    // The same authorization again (a retried request): its hash, even once the session is paid.
+    const previous = await store.get(paymentSessionId)
+    if (previous?.nonce === auth.nonce && previous.hash) return previous.hash
     let session: PaymentSession
     try {
       session = await options.client.getSession(paymentSessionId)
@@ -177,12 +180,10 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
 
     // Once per session. The same authorization again is safe (its nonce lets it move money only
     // once) and answers with the same hash; another one is refused while the first can still run.
-    const previous = await store.get(paymentSessionId)
     if (previous && previous.nonce !== auth.nonce) {
       const used = await authorizationUsed(publicClient, token, previous.from, previous.nonce)
       if (used || BigInt(previous.validBefore) > now) throw new RelayError('ALREADY_RELAYED')
     }
-    if (previous?.nonce === auth.nonce && previous.hash) return previous.hash
     if (await authorizationUsed(publicClient, token, auth.from, auth.nonce))
       throw new RelayError('AUTHORIZATION_USED')
 
