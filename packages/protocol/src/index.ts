@@ -1,4 +1,10 @@
 export {
+  abiSignature,
+  eip3009Abi,
+  stablecoinAbi,
+  transferWithAuthorizationTypes,
+} from './abi.js'
+export {
   assertAmount,
   decimalToUnits,
   isValidAmount,

@@ -1,5 +1,7 @@
+import { transferWithAuthorizationTypes } from '@paysession/protocol'
 import { getConnectorClient } from '@wagmi/core'
 import { type Address, type Hex, hexToBigInt, hexToString, toHex } from 'viem'
+import { selector } from '../chain/erc20.js'
 import type { RpcClient } from '../chain/rpc.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
@@ -29,16 +31,6 @@ const domainType = [
   { name: 'chainId', type: 'uint256' },
   { name: 'verifyingContract', type: 'address' },
 ]
-const types = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
 
 /**
  * Pays without network fees (EIP-3009): the customer signs a `TransferWithAuthorization` of the
@@ -64,8 +56,8 @@ export async function payWithAuthorization(
   let now: bigint
   try {
     ;[name, version, now] = await Promise.all([
-      readString(client, token.address, '0x06fdde03'),
-      readString(client, token.address, '0x54fd4d50'),
+      readString(client, token.address, selector('name')),
+      readString(client, token.address, selector('version')),
       client
         .request({ method: 'eth_getBlockByNumber', params: ['latest', false] })
         .then((block) => hexToBigInt(block!.timestamp)),
@@ -100,7 +92,7 @@ export async function payWithAuthorization(
         JSON.stringify(
           {
             domain: { name, version, chainId: network.chainId, verifyingContract: token.address },
-            types: { EIP712Domain: domainType, ...types },
+            types: { EIP712Domain: domainType, ...transferWithAuthorizationTypes },
             primaryType: 'TransferWithAuthorization',
             message,
           },

@@ -1,11 +1,32 @@
-import { type Address, getAddress, type Hex, hexToBigInt, pad, type RpcLog, toHex } from 'viem'
+import { abiSignature, eip3009Abi, stablecoinAbi } from '@paysession/protocol'
+import {
+  type Address,
+  getAddress,
+  type Hex,
+  hexToBigInt,
+  keccak256,
+  pad,
+  type RpcLog,
+  stringToHex,
+  toHex,
+} from 'viem'
 
-// The three ERC-20 pieces the checkout needs, encoded by hand: viem's ABI coder and its errors
-// weigh more than the rest of the wallet layer, for two fixed selectors and one event.
+// The ERC-20 pieces the checkout needs, encoded by hand: viem's ABI coder and its errors weigh
+// more than the rest of the wallet layer, for a few fixed selectors and one event. Selectors and
+// topic are derived from the one ABI (`stablecoinAbi` of @paysession/protocol), never written out.
 
-/** `keccak256('Transfer(address,address,uint256)')`. */
-export const transferTopic: Hex =
-  '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
+const abi = [...stablecoinAbi, ...eip3009Abi]
+const signatureHash = (name: (typeof abi)[number]['name']): Hex =>
+  keccak256(stringToHex(abiSignature(abi.find((entry) => entry.name === name)!)))
+
+/** The 4-byte selector of a function of the stablecoin or EIP-3009 ABI. */
+export const selector = (name: Exclude<(typeof abi)[number]['name'], 'Transfer'>): Hex =>
+  signatureHash(name).slice(0, 10) as Hex
+
+/** The `Transfer(address,address,uint256)` event's topic. */
+export const transferTopic: Hex = signatureHash('Transfer')
+const transferSelector = selector('transfer')
+const balanceOfSelector = selector('balanceOf')
 
 /** An address as a 32-byte word (call argument or indexed topic), lower-case. */
 export const addressWord = (address: Address): Hex => pad(address.toLowerCase() as Hex)
@@ -17,12 +38,12 @@ const uintWord = (value: bigint): Hex => toHex(value, { size: 32 })
  * returns nothing (mainnet USDT) and standard ones are paid the same way.
  */
 export function encodeTransfer(to: Address, value: bigint): Hex {
-  return `0xa9059cbb${addressWord(to).slice(2)}${uintWord(value).slice(2)}`
+  return `${transferSelector}${addressWord(to).slice(2)}${uintWord(value).slice(2)}`
 }
 
 /** Calldata of `balanceOf(account)`. */
 export function encodeBalanceOf(account: Address): Hex {
-  return `0x70a08231${addressWord(account).slice(2)}`
+  return `${balanceOfSelector}${addressWord(account).slice(2)}`
 }
 
 /** The `uint256` an `eth_call` returned. No data (no contract at the address) is an error. */

@@ -1,4 +1,4 @@
-export { normalizeApiBase } from '@paysession/protocol'
+export { normalizeApiBase, stablecoinAbi } from '@paysession/protocol'
 export {
   type CheckPreviousPaymentParameters,
   type CheckPreviousPaymentReturnType,
@@ -100,7 +100,6 @@ export {
   restrictRegistry,
 } from '../registry/registry.js'
 export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
-export { stablecoinAbi } from '../utils/abi.js'
 export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
 export {
   clearPaymentRecord,

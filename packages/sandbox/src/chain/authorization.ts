@@ -1,3 +1,4 @@
+import { eip3009Abi, transferWithAuthorizationTypes } from '@paysession/protocol'
 import {
   type Address,
   createPublicClient,
@@ -10,59 +11,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { localChain } from './clients.js'
 
-/** EIP-3009 as Circle's FiatToken v2 has it (the test USDC and EURC implement it; USDT does not). */
-export const eip3009Abi = [
-  {
-    type: 'function',
-    name: 'transferWithAuthorization',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'validAfter', type: 'uint256' },
-      { name: 'validBefore', type: 'uint256' },
-      { name: 'nonce', type: 'bytes32' },
-      { name: 'signature', type: 'bytes' },
-    ],
-    outputs: [],
-  },
-  {
-    type: 'function',
-    name: 'authorizationState',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'authorizer', type: 'address' },
-      { name: 'nonce', type: 'bytes32' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-  {
-    type: 'function',
-    name: 'name',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [{ name: '', type: 'string' }],
-  },
-  {
-    type: 'function',
-    name: 'version',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [{ name: '', type: 'string' }],
-  },
-] as const
-
-export const transferWithAuthorizationTypes = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
+export { eip3009Abi, transferWithAuthorizationTypes }
 
 /** The relayer the CLI's `pay --gasless` submits from; the sandbox gives it ETH at start. */
 export const RELAYER_KEY: Hex = keccak256(toHex('paysession.sandbox.relayer.v1'))

@@ -1,3 +1,4 @@
+import { stablecoinAbi } from '@paysession/protocol'
 import { type Address, type Hex, keccak256, toHex } from 'viem'
 
 /** The key that deploys the test tokens at nonces 0, 1, 2: the LOCAL addresses never change. */
@@ -54,25 +55,9 @@ export const CURRENCIES: Record<string, { minorUnits: number; tokens: LocalToken
   EUR: { minorUnits: 2, tokens: ['EURC'] },
 }
 
-/** ERC-20 ABI whose transfer returns nothing, so it works for USDT and for bool-returning tokens alike. */
+/** The stablecoin ABI of @paysession/protocol, plus the test tokens' `mint`. */
 export const erc20Abi = [
-  {
-    type: 'function',
-    name: 'transfer',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-    ],
-    outputs: [],
-  },
-  {
-    type: 'function',
-    name: 'balanceOf',
-    stateMutability: 'view',
-    inputs: [{ name: 'owner', type: 'address' }],
-    outputs: [{ name: '', type: 'uint256' }],
-  },
+  ...stablecoinAbi,
   {
     type: 'function',
     name: 'mint',
@@ -83,13 +68,7 @@ export const erc20Abi = [
     ],
     outputs: [],
   },
-  {
-    type: 'event',
-    name: 'Transfer',
-    inputs: [
-      { name: 'from', type: 'address', indexed: true },
-      { name: 'to', type: 'address', indexed: true },
-      { name: 'value', type: 'uint256', indexed: false },
-    ],
-  },
 ] as const
+
+/** The ERC-20 `Transfer` event. */
+export const transferEvent = stablecoinAbi[2]

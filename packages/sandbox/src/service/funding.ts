@@ -5,14 +5,14 @@ import {
   parseEventLogs,
   TransactionReceiptNotFoundError,
 } from 'viem'
-import { erc20Abi, LOCAL_TOKENS, tokenByAddress } from '../chain/tokens.js'
+import { erc20Abi, LOCAL_TOKENS, tokenByAddress, transferEvent } from '../chain/tokens.js'
 import type { TransferRow } from '../db.js'
 import type { Context } from './context.js'
 import { ApiError } from './errors.js'
 import { inLane, sendFromOtw } from './otw.js'
 import { amountUnits, isAccepted, TERMINAL, updateSession } from './sessions.js'
 
-type TransferLog = Log<bigint, number, false, (typeof erc20Abi)[3], true>
+type TransferLog = Log<bigint, number, false, typeof transferEvent, true>
 
 /**
  * Applies one Transfer log to the session whose OTW it reached. Idempotent: a log
@@ -179,7 +179,7 @@ export function createFundingWatcher(ctx: Context) {
     if (from > latest) return
     const logs = await publicClient.getLogs({
       address: LOCAL_TOKENS.map((t) => t.address),
-      event: erc20Abi[3],
+      event: transferEvent,
       fromBlock: BigInt(from),
       toBlock: BigInt(latest),
     })

@@ -21,7 +21,9 @@ export type PaySessionClientOptions = {
   fetch?: typeof globalThis.fetch
   /** Backoff for calls that are safe to repeat, or `false` to never retry. */
   retry?: RetryOptions | false
-  /** Time limit of one attempt. Default 30 000 ms. */
+  /** Time limit of one attempt in ms. Default 30 000. The same name as in `@paysession/core`. */
+  requestTimeout?: number
+  /** @deprecated Use `requestTimeout`; still accepted. */
   timeoutMs?: number
 }
 
@@ -59,16 +61,13 @@ export type PaySessionClient = {
   /** POST /payment-sessions. Status right after creation is CREATED or PENDING (or absent). */
   createSession(parameters: CreateSessionParameters): Promise<CreatedPaymentSession>
   /** GET /payment-sessions/{id}. */
-  getSession(paymentSessionId: string, options?: GetSessionOptions): Promise<PaymentSession>
+  getSession(sessionId: string, options?: GetSessionOptions): Promise<PaymentSession>
   /** GET /api/v1/payment-sessions, newest first (sandbox extension). */
   listSessions(): Promise<PaymentSession[]>
   /** POST /api/v1/payment-sessions/{id}/captures. Only a FUNDED session can be captured. */
-  createCapture(
-    paymentSessionId: string,
-    parameters: CreateCaptureParameters,
-  ): Promise<CreatedCapture>
+  createCapture(sessionId: string, parameters: CreateCaptureParameters): Promise<CreatedCapture>
   /** GET /api/v1/payment-sessions/{id}/captures/{captureId}. */
-  getCapture(paymentSessionId: string, captureId: string): Promise<Capture>
+  getCapture(sessionId: string, captureId: string): Promise<Capture>
 }
 
 function segment(value: unknown, name: string): string {
@@ -114,7 +113,7 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
       options.retry === false
         ? { ...defaultRetry, retries: 0 }
         : { ...defaultRetry, ...options.retry },
-    timeoutMs: options.timeoutMs ?? 30_000,
+    requestTimeout: options.requestTimeout ?? options.timeoutMs ?? 30_000,
   }
 
   return {
@@ -143,8 +142,8 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
       return parseCreatedSession(answer, requestId)
     },
 
-    async getSession(paymentSessionId, getOptions = {}) {
-      const id = segment(paymentSessionId, 'paymentSessionId')
+    async getSession(sessionId, getOptions = {}) {
+      const id = segment(sessionId, 'sessionId')
       const answer = await request(transport, {
         method: 'GET',
         path: `/payment-sessions/${id}`,
@@ -164,8 +163,8 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
       return parseSessionList(answer)
     },
 
-    async createCapture(paymentSessionId, parameters) {
-      const id = segment(paymentSessionId, 'paymentSessionId')
+    async createCapture(sessionId, parameters) {
+      const id = segment(sessionId, 'sessionId')
       assertAmount(parameters.captureAmount, 'captureAmount')
       if (
         parameters.isFinalCapture !== undefined &&
@@ -193,8 +192,8 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
       return { ...parseCapture(answer), requestId }
     },
 
-    async getCapture(paymentSessionId, captureId) {
-      const id = segment(paymentSessionId, 'paymentSessionId')
+    async getCapture(sessionId, captureId) {
+      const id = segment(sessionId, 'sessionId')
       const capture = segment(captureId, 'captureId')
       const answer = await request(transport, {
         method: 'GET',

@@ -21,7 +21,7 @@ export type Transport = {
   apiKey: string
   fetch: typeof globalThis.fetch
   retry: Required<RetryOptions>
-  timeoutMs: number
+  requestTimeout: number
 }
 
 export type ApiRequest = {
@@ -69,7 +69,7 @@ async function send(transport: Transport, request: ApiRequest, path: string): Pr
   const init: RequestInit = {
     method: request.method,
     headers,
-    signal: AbortSignal.timeout(transport.timeoutMs),
+    signal: AbortSignal.timeout(transport.requestTimeout),
   }
   if (request.body !== undefined) {
     headers['content-type'] = 'application/json'

@@ -3,7 +3,9 @@ import type { PaySessionClient } from './createPaySessionClient.js'
 import type { Capture } from './types.js'
 
 export type WaitForCaptureOptions = {
-  /** Give up after this long. Default 60 000 ms. */
+  /** Give up after this long, in ms. Default 60 000. The same name as core's `waitForSession`. */
+  timeout?: number
+  /** @deprecated Use `timeout`; still accepted. */
   timeoutMs?: number
   /** Between two reads. Default 1000 ms. */
   intervalMs?: number
@@ -15,23 +17,24 @@ export type WaitForCaptureOptions = {
  * or FAILED on the sandbox). Throws `TIMEOUT` when it does not in time.
  *
  * @example
- * const done = await waitForCapture(client, sessionId, capture.captureId, { timeoutMs: 30_000 })
+ * const done = await waitForCapture(client, sessionId, capture.captureId, { timeout: 30_000 })
  */
 export async function waitForCapture(
   client: Pick<PaySessionClient, 'getCapture'>,
-  paymentSessionId: string,
+  sessionId: string,
   captureId: string,
   options: WaitForCaptureOptions = {},
 ): Promise<Capture> {
-  const { timeoutMs = 60_000, intervalMs = 1000, signal } = options
-  const deadline = Date.now() + timeoutMs
+  const { intervalMs = 1000, signal } = options
+  const timeout = options.timeout ?? options.timeoutMs ?? 60_000
+  const deadline = Date.now() + timeout
   for (;;) {
     signal?.throwIfAborted()
-    const capture = await client.getCapture(paymentSessionId, captureId)
+    const capture = await client.getCapture(sessionId, captureId)
     if (capture.status !== 'CAPTURING') return capture
     if (Date.now() + intervalMs > deadline) {
       throw merchantError('TIMEOUT', {
-        details: `capture ${captureId} still CAPTURING after ${timeoutMs} ms.`,
+        details: `capture ${captureId} still CAPTURING after ${timeout} ms.`,
       })
     }
     await new Promise<void>((resolve, reject) => {

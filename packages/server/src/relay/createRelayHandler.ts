@@ -1,3 +1,4 @@
+import { eip3009Abi, transferWithAuthorizationTypes } from '@paysession/protocol'
 import {
   type Account,
   type Address,
@@ -16,7 +17,6 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { PaySessionClient } from '../client/createPaySessionClient.js'
 import type { PaymentSession } from '../client/types.js'
 import { isPaySessionError } from '../errors/index.js'
-import { eip3009Abi, transferWithAuthorizationTypes } from './eip3009.js'
 import { RelayError } from './RelayError.js'
 import { createMemoryRelayStore, type RelayStore, type TransferAuthorization } from './types.js'
 
@@ -44,6 +44,8 @@ export type RelayHandlerOptions = {
   allowOrigin?: string
   /** Called once a transaction was sent for a session. */
   onRelayed?: (event: {
+    sessionId: string
+    /** @deprecated Use `sessionId`; the same value. */
     paymentSessionId: string
     transactionHash: Hex
     authorization: TransferAuthorization
@@ -67,7 +69,8 @@ const payable: PaymentSession['status'][] = ['CREATED', 'PENDING']
  * `{ "error": { "code", "message" } }`.
  *
  * Request: `POST { paymentSessionId, token, authorization: { from, to, value, validAfter,
- * validBefore, nonce }, signature }` (integers as decimal strings). Answer:
+ * validBefore, nonce }, signature }` (integers as decimal strings; `sessionId` is accepted in
+ * place of `paymentSessionId`, the session's field name on the service's wire). Answer:
  * `200 { transactionHash }` once sent (not yet mined).
  *
  * @example
@@ -230,7 +233,12 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
       validBefore: auth.validBefore.toString(),
       hash,
     })
-    options.onRelayed?.({ paymentSessionId, transactionHash: hash, authorization: auth })
+    options.onRelayed?.({
+      sessionId: paymentSessionId,
+      paymentSessionId,
+      transactionHash: hash,
+      authorization: auth,
+    })
     return hash
   }
 
@@ -306,7 +314,7 @@ function parseRequest(text: string): RelayRequest {
   if (typeof signature !== 'string' || !isHex(signature) || signature.length < 4)
     fail('signature must be hex')
   return {
-    paymentSessionId: string(b['paymentSessionId'], 'paymentSessionId'),
+    paymentSessionId: string(b['paymentSessionId'] ?? b['sessionId'], 'paymentSessionId'),
     token: string(b['token'], 'token'),
     authorization: {
       from: address(a['from'], 'authorization.from'),
