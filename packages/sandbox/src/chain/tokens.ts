@@ -1,5 +1,5 @@
 import { stablecoinAbi } from '@paysession/protocol'
-import { type Address, type Hex, keccak256, toHex } from 'viem'
+import { type Address, type Hex, keccak256, parseAbiItem, toHex } from 'viem'
 
 /** The key that deploys the test tokens at nonces 0, 1, 2: the LOCAL addresses never change. */
 export const DEPLOYER_KEY: Hex = keccak256(toHex('paysession.sandbox.deployer.v1'))
@@ -58,16 +58,7 @@ export const CURRENCIES: Record<string, { minorUnits: number; tokens: LocalToken
 /** The stablecoin ABI of @paysession/protocol, plus the test tokens' `mint`. */
 export const erc20Abi = [
   ...stablecoinAbi,
-  {
-    type: 'function',
-    name: 'mint',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-    ],
-    outputs: [],
-  },
+  parseAbiItem('function mint(address to, uint256 value)'),
 ] as const
 
 /** The ERC-20 `Transfer` event. */
