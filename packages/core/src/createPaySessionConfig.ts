@@ -9,6 +9,7 @@ import {
 import type { Chain } from 'viem'
 import { createRegistry } from './registry/registry.js'
 import type { Registry } from './registry/types.js'
+import { checkApiBase } from './utils/apiBase.js'
 import { getDefaultStorage, type PaySessionStorage } from './utils/storage.js'
 
 export type PollingSettings = {
@@ -22,7 +23,10 @@ export type PollingSettings = {
 }
 
 export type CreatePaySessionConfigParameters = {
-  /** Service base URL, with or without `/api/v1`. */
+  /**
+   * Service base URL, with or without `/api/v1`. Must be `https:` (`http:` only for localhost,
+   * 127.0.0.1 and [::1]): otherwise `INSECURE_API_BASE` is thrown.
+   */
   apiBase: string
   fetch?: typeof fetch
   /** Where the "never twice" payment records live. Defaults to `localStorage`, else memory. */
@@ -68,7 +72,7 @@ export function createPaySessionConfig(
   const registry =
     parameters.registry ?? createRegistry({ localRpcUrl: parameters.rpcUrls?.[31337] })
   return {
-    apiBase: normalizeApiBase(parameters.apiBase),
+    apiBase: checkApiBase(parameters.apiBase),
     fetch: parameters.fetch ?? ((...args) => globalThis.fetch(...args)),
     storage: parameters.storage ?? getDefaultStorage(),
     registry,
@@ -85,11 +89,6 @@ export function createPaySessionConfig(
     requestTimeout: parameters.requestTimeout ?? 15_000,
     reportRetries: parameters.reportRetries ?? 8,
   }
-}
-
-/** `https://x/api/v1/` → `https://x`: operations add the path form the spec shows for them. */
-export function normalizeApiBase(apiBase: string): string {
-  return apiBase.replace(/\/+$/, '').replace(/\/api\/v1$/, '')
 }
 
 function buildWagmiConfig(registry: Registry, parameters: CreatePaySessionConfigParameters) {

@@ -16,6 +16,7 @@ import { PaySessionError } from '../errors/base.js'
 import { walletError } from '../errors/wallet.js'
 import { resolveSessionAssets } from '../registry/registry.js'
 import { parseAmount } from '../utils/amounts.js'
+import { checkExpectedPayment, type ExpectedPayment } from '../utils/expectedPayment.js'
 import {
   clearPaymentRecord,
   type PaymentRecord,
@@ -37,7 +38,7 @@ export type PayWithWalletParameters = {
   /** Called right before the wallet prompt opens (the payment record is written). */
   onPrompt?: (() => void) | undefined
   confirmations?: number | undefined
-}
+} & ExpectedPayment
 export type PayWithWalletReturnType = {
   hash: Hex
   receipt: TransactionReceipt
@@ -49,7 +50,8 @@ export type PayWithWalletErrorType = PaySessionError
 
 /**
  * Pays the session with one ERC-20 `transfer(oneTimeWallet, amount)` from the connected wallet.
- * Checks first (token known, OTW address valid, right network, enough balance), records the
+ * Checks first (the amount and currency the page expects, token known, OTW address valid, right
+ * network, enough balance), records the
  * payment before the prompt opens, reports the hash (retried), waits for the receipt (following
  * replacements) and verifies the Transfer log. The transfer itself is never retried.
  * @example const { hash } = await payWithWallet(config, { session, sessionToken, token: 'USDC' })
@@ -65,6 +67,7 @@ export async function payWithWallet(
   if (isPaidStatus(session.status)) throw new PaySessionError('ALREADY_PAID')
   if (session.status === 'CANCELED') throw new PaySessionError('SESSION_EXPIRED')
   if (session.status === 'ERROR') throw new PaySessionError('SESSION_FAILED')
+  checkExpectedPayment(session, parameters)
   const { network, tokens } = resolveSessionAssets(config.registry, session)
   const token = tokens.find((t) => t.symbol === parameters.token.toUpperCase())
   if (!token) throw new PaySessionError('UNSUPPORTED_TOKEN', { details: parameters.token })

@@ -15,6 +15,7 @@ import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isPaySessionError, PaySessionError } from '../errors/base.js'
 import { resolveSessionAssets } from '../registry/registry.js'
 import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
+import { checkExpectedPayment, type ExpectedPayment } from '../utils/expectedPayment.js'
 import { isTransactionHash } from '../utils/isTransactionHash.js'
 import {
   clearPaymentRecord,
@@ -32,7 +33,7 @@ export type CreateCheckoutParameters = {
   locale?: string | undefined
   /** See `checkPreviousPayment`. */
   staleAfter?: number | undefined
-}
+} & ExpectedPayment
 
 const statusSteps: Partial<Record<PaymentSession['status'], CheckoutStep>> = {
   FUNDED: 'paid',
@@ -61,7 +62,9 @@ export function createCheckout(
   config: PaySessionConfig,
   parameters: CreateCheckoutParameters,
 ): Checkout {
-  const { sessionId, sessionToken, locale, staleAfter } = parameters
+  const { sessionId, sessionToken, locale, staleAfter, expectedAmount, expectedCurrency } =
+    parameters
+  const expected = { expectedAmount, expectedCurrency }
   const wagmi = config.wagmiConfig
   const listeners = new Set<CheckoutListener>()
   let state: CheckoutState = {
@@ -153,6 +156,8 @@ export function createCheckout(
       const session = await getSession(config, { sessionId, sessionToken })
       onSession(session)
       if (settled()) return
+      // A session for another order is refused before anything is offered, manual payment too.
+      checkExpectedPayment(session, expected)
       assets = resolveSessionAssets(config.registry, session)
       set({ network: assets.network })
       watch()
@@ -353,6 +358,7 @@ export function createCheckout(
         session,
         sessionToken,
         token: state.selectedToken,
+        ...expected,
         onHash: (hash) => {
           if (!settled()) set({ step: 'submitted', hash, explorerTxUrl: explorerTxUrl(hash) })
         },

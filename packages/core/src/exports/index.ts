@@ -70,7 +70,6 @@ export type {
 export {
   type CreatePaySessionConfigParameters,
   createPaySessionConfig,
-  normalizeApiBase,
   type PaySessionConfig,
   type PollingSettings,
 } from '../createPaySessionConfig.js'
@@ -95,7 +94,12 @@ export {
 } from '../registry/registry.js'
 export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
 export { stablecoinAbi } from '../utils/abi.js'
-export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
+export { formatAmount, isSameAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
+export { checkApiBase, normalizeApiBase } from '../utils/apiBase.js'
+export {
+  type ExpectedPayment,
+  checkExpectedPayment,
+} from '../utils/expectedPayment.js'
 export {
   clearPaymentRecord,
   type PaymentRecord,

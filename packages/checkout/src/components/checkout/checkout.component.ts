@@ -1,6 +1,8 @@
 import {
   type CheckoutState,
   type CheckoutStep,
+  checkApiBase,
+  checkExpectedPayment,
   getSession,
   isPaidStatus,
   type NetworkInfo,
@@ -89,6 +91,8 @@ export class PaySessionCheckout extends LitElement {
     sessionId: { attribute: 'session-id' },
     sessionToken: { attribute: 'session-token' },
     apiBase: { attribute: 'api-base' },
+    expectedAmount: { attribute: 'expected-amount' },
+    expectedCurrency: { attribute: 'expected-currency' },
     locale: {},
     theme: { reflect: true },
     wagmiConfig: { attribute: false },
@@ -108,8 +112,12 @@ export class PaySessionCheckout extends LitElement {
   declare sessionId: string | undefined
   /** The short-lived session token from your server (`session-token`). */
   declare sessionToken: string | undefined
-  /** The service base URL, with or without `/api/v1` (`api-base`). */
+  /** The service base URL, with or without `/api/v1` (`api-base`). `https:` only (`http:` on localhost). */
   declare apiBase: string | undefined
+  /** The order's amount (`expected-amount`): a session asking for another is refused. */
+  declare expectedAmount: string | undefined
+  /** The order's currency (`expected-currency`): a session in another is refused. */
+  declare expectedCurrency: string | undefined
   /** BCP 47 locale (`en`, `de`, `fr`...). Defaults to the page's `lang`, then the browser's. */
   declare locale: string | undefined
   /** `light`, `dark`, or unset to follow `prefers-color-scheme`. */
@@ -221,7 +229,13 @@ export class PaySessionCheckout extends LitElement {
   }
 
   override updated() {
-    const key = [this.sessionId, this.sessionToken, this.apiBase].join('|')
+    const key = [
+      this.sessionId,
+      this.sessionToken,
+      this.apiBase,
+      this.expectedAmount,
+      this.expectedCurrency,
+    ].join('|')
     if (key !== this._previewKey && this.sessionId && this.sessionToken && this.apiBase) {
       this._previewKey = key
       void this._loadPreview()
@@ -247,17 +261,17 @@ export class PaySessionCheckout extends LitElement {
   // A light read for the button: core's getSession alone, so the first file stays small.
   private async _loadPreview() {
     const { sessionId, sessionToken, apiBase } = this
-    const config = {
-      // core's normalizeApiBase shares a module with wagmi's config: repeated here to keep it out.
-      apiBase: apiBase!.replace(/\/+$/, '').replace(/\/api\/v1$/, ''),
-      fetch: this.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
-      requestTimeout: 15_000,
-    } as PaySessionConfig
     try {
+      const config = {
+        apiBase: checkApiBase(apiBase!),
+        fetch: this.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
+        requestTimeout: 15_000,
+      } as PaySessionConfig
       const session = await getSession(config, {
         sessionId: sessionId!,
         sessionToken: sessionToken!,
       })
+      checkExpectedPayment(session, this)
       this._preview = session
       this._previewError = undefined
       this.dispatchEvent(
@@ -271,8 +285,10 @@ export class PaySessionCheckout extends LitElement {
     } catch (error) {
       const e = error instanceof PaySessionError ? error : new PaySessionError('API_UNAVAILABLE')
       this._previewError = e
+      // The page's own settings are wrong: trying again cannot help.
+      const retryable = !['INSECURE_API_BASE', 'SESSION_MISMATCH'].includes(e.code)
       this.dispatchEvent(
-        new PaySessionErrorEvent({ code: e.code, message: e.shortMessage, retryable: true }),
+        new PaySessionErrorEvent({ code: e.code, message: e.shortMessage, retryable }),
       )
     }
     const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))

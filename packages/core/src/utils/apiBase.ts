@@ -1,0 +1,32 @@
+import { PaySessionError } from '../errors/base.js'
+
+// The session token travels to this URL: anything but https would hand it (and the one-time
+// wallet address the customer pays to) to whoever sits on the network path. Plain http is
+// allowed only to this machine, for the sandbox.
+const loopbackHosts = ['localhost', '127.0.0.1', '[::1]']
+
+/** `https://x/api/v1/` → `https://x`: operations add the path form the spec shows for them. */
+export function normalizeApiBase(apiBase: string): string {
+  return apiBase.replace(/\/+$/, '').replace(/\/api\/v1$/, '')
+}
+
+/**
+ * The normalised base URL, or `INSECURE_API_BASE` unless it is `https:` (or `http:` to
+ * localhost, 127.0.0.1 or [::1]). A relative URL resolves against the page.
+ * @example checkApiBase('https://api.example.com/api/v1') // 'https://api.example.com'
+ */
+export function checkApiBase(apiBase: string): string {
+  let url: URL | undefined
+  try {
+    url = new URL(apiBase, (globalThis as { location?: { href: string } }).location?.href)
+  } catch {}
+  const secure =
+    !!apiBase &&
+    (url?.protocol === 'https:' ||
+      (url?.protocol === 'http:' && loopbackHosts.includes(url.hostname)))
+  if (!secure)
+    throw new PaySessionError('INSECURE_API_BASE', {
+      details: `api-base must be an https: URL (http: only for localhost, 127.0.0.1, [::1]); got "${apiBase}"`,
+    })
+  return normalizeApiBase(apiBase)
+}
