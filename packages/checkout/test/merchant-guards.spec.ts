@@ -23,7 +23,7 @@ test('a session for another amount is refused: nothing offered, a typed error, n
   await payButton(page).click()
   await waitForStep(page, 'failed')
   await expect(dialog(page).getByRole('alert')).toHaveText(
-    'This payment does not match your order, so it cannot be paid here. Nothing was sent. Please contact the merchant.',
+    'This payment does not match your order. Nothing was sent. Please contact the merchant.',
   )
   await expect(dialog(page).getByRole('button', { name: 'Try again' })).toHaveCount(0)
   await expect(dialog(page).getByRole('button', { name: /another wallet/ })).toHaveCount(0)

@@ -61,9 +61,9 @@ export const de: Catalog = {
     CHAIN_UNAVAILABLE: 'Das Blockchain-Netzwerk ist nicht erreichbar. Bitte erneut versuchen.',
     PAYMENT_IN_PROGRESS: 'Für diesen Checkout läuft bereits eine Zahlung.',
     INSECURE_API_BASE:
-      'Dieser Checkout ist nicht sicher eingerichtet und kann keine Zahlungen annehmen. Bitte wenden Sie sich an den Händler.',
+      'Dieser Checkout ist nicht sicher eingerichtet. Bitte wenden Sie sich an den Händler.',
     SESSION_MISMATCH:
-      'Diese Zahlung passt nicht zu Ihrer Bestellung und kann hier nicht bezahlt werden. Es wurde nichts gesendet. Bitte wenden Sie sich an den Händler.',
+      'Diese Zahlung passt nicht zu Ihrer Bestellung. Es wurde nichts gesendet. Bitte wenden Sie sich an den Händler.',
     ALREADY_PAID: 'Dieser Checkout ist bereits bezahlt.',
     TIMEOUT: 'Das dauert länger als erwartet.',
   },

@@ -60,9 +60,9 @@ export const fr: Catalog = {
     CHAIN_UNAVAILABLE: 'Le réseau blockchain est injoignable. Veuillez réessayer.',
     PAYMENT_IN_PROGRESS: 'Un paiement est déjà en cours pour cette commande.',
     INSECURE_API_BASE:
-      'Ce paiement n’est pas configuré de façon sécurisée et ne peut pas être accepté. Veuillez contacter le marchand.',
+      'Ce paiement n’est pas configuré de façon sécurisée. Veuillez contacter le marchand.',
     SESSION_MISMATCH:
-      'Ce paiement ne correspond pas à votre commande et ne peut pas être réglé ici. Rien n’a été envoyé. Veuillez contacter le marchand.',
+      'Ce paiement ne correspond pas à votre commande. Rien n’a été envoyé. Veuillez contacter le marchand.',
     ALREADY_PAID: 'Cette commande est déjà payée.',
     TIMEOUT: 'Cela prend plus de temps que prévu.',
   },

@@ -51,10 +51,9 @@ export const shortMessages: Record<PaySessionErrorCode, string> = {
   TRANSACTION_DOES_NOT_FUND_SESSION: 'This transaction does not pay this checkout.',
   TRANSACTION_REVERTED: 'The transaction failed on chain. No funds were moved.',
   INVALID_TRANSACTION_HASH: 'The transaction reference is not valid.',
-  INSECURE_API_BASE:
-    'This checkout is not set up securely, so it cannot take payments. Please contact the merchant.',
+  INSECURE_API_BASE: 'This checkout is not set up securely. Please contact the merchant.',
   SESSION_MISMATCH:
-    'This payment does not match your order, so it cannot be paid here. Nothing was sent. Please contact the merchant.',
+    'This payment does not match your order. Nothing was sent. Please contact the merchant.',
   SESSION_EXPIRED: 'This payment has expired.',
   SESSION_FAILED: 'This payment could not be processed.',
   UNSUPPORTED_NETWORK: 'This payment uses a network that is not supported here.',

@@ -94,7 +94,8 @@ export {
 } from '../registry/registry.js'
 export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
 export { stablecoinAbi } from '../utils/abi.js'
-export { formatAmount, isSameAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
+export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
+export { isSameAmount } from '../utils/decimal.js'
 export { checkApiBase, normalizeApiBase } from '../utils/apiBase.js'
 export {
   type ExpectedPayment,

@@ -1,6 +1,6 @@
 import { PaySessionError } from '../errors/base.js'
+import { decimalPattern } from './decimal.js'
 
-const decimalPattern = /^(\d+)(?:\.(\d+))?$/
 
 /**
  * Converts a positive decimal string to integer base units, exactly. Refuses (never rounds)
@@ -22,22 +22,6 @@ export function parseAmount(value: string, decimals: number): bigint {
   const units = BigInt(whole + fraction.padEnd(decimals, '0'))
   if (units === 0n) throw new PaySessionError('INVALID_AMOUNT', { details: 'amount is zero' })
   return units
-}
-
-/**
- * Whether two decimal strings are the same number, compared as text without floats:
- * `'10.5'` equals `'10.50'` and `'010.5'`. A malformed string equals nothing.
- * @example isSameAmount('25', '25.00') // true
- */
-export function isSameAmount(a: string, b: string): boolean {
-  const canonical = (value: string) => {
-    const match = typeof value === 'string' ? decimalPattern.exec(value) : null
-    if (!match) return undefined
-    const fraction = (match[2] ?? '').replace(/0+$/, '')
-    return `${match[1]!.replace(/^0+(?=\d)/, '')}${fraction ? `.${fraction}` : ''}`
-  }
-  const left = canonical(a)
-  return left !== undefined && left === canonical(b)
 }
 
 /** Exact decimal string of base units, no locale, no trailing zeros (`'12.5'`). */

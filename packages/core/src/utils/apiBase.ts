@@ -26,7 +26,7 @@ export function checkApiBase(apiBase: string): string {
       (url?.protocol === 'http:' && loopbackHosts.includes(url.hostname)))
   if (!secure)
     throw new PaySessionError('INSECURE_API_BASE', {
-      details: `api-base must be an https: URL (http: only for localhost, 127.0.0.1, [::1]); got "${apiBase}"`,
+      details: `api-base must be https: (http: only on localhost), not "${apiBase}"`,
     })
   return normalizeApiBase(apiBase)
 }

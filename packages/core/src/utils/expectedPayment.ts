@@ -1,6 +1,6 @@
 import type { PaymentSession } from '../api/session.js'
 import { PaySessionError } from '../errors/base.js'
-import { isSameAmount } from './amounts.js'
+import { isSameAmount } from './decimal.js'
 
 /**
  * What the merchant page expects the session to ask for. The session id and token come from the
@@ -25,6 +25,6 @@ export function checkExpectedPayment(session: PaymentSession, expected: Expected
     !expectedCurrency || session.currency?.toUpperCase() === expectedCurrency.toUpperCase()
   if (amountOk && currencyOk) return
   throw new PaySessionError('SESSION_MISMATCH', {
-    details: `the session asks for ${session.amount} ${session.currency ?? '(no currency)'}, the page expects ${expectedAmount ?? session.amount} ${expectedCurrency ?? session.currency ?? ''}`.trim(),
+    details: `session: ${session.amount} ${session.currency}, expected: ${expectedAmount} ${expectedCurrency}`,
   })
 }
