@@ -63,7 +63,7 @@ export const de: Catalog = {
     INSECURE_API_BASE:
       'Dieser Checkout ist nicht sicher eingerichtet. Bitte wenden Sie sich an den Händler.',
     SESSION_MISMATCH:
-      'Diese Zahlung passt nicht zu Ihrer Bestellung. Es wurde nichts gesendet. Bitte wenden Sie sich an den Händler.',
+      'Diese Zahlung passt nicht zu Ihrer Bestellung. Bitte wenden Sie sich an den Händler.',
     ALREADY_PAID: 'Dieser Checkout ist bereits bezahlt.',
     TIMEOUT: 'Das dauert länger als erwartet.',
   },

@@ -62,7 +62,7 @@ export const fr: Catalog = {
     INSECURE_API_BASE:
       'Ce paiement n’est pas configuré de façon sécurisée. Veuillez contacter le marchand.',
     SESSION_MISMATCH:
-      'Ce paiement ne correspond pas à votre commande. Rien n’a été envoyé. Veuillez contacter le marchand.',
+      'Ce paiement ne correspond pas à votre commande. Veuillez contacter le marchand.',
     ALREADY_PAID: 'Cette commande est déjà payée.',
     TIMEOUT: 'Cela prend plus de temps que prévu.',
   },

@@ -52,8 +52,7 @@ export const shortMessages: Record<PaySessionErrorCode, string> = {
   TRANSACTION_REVERTED: 'The transaction failed on chain. No funds were moved.',
   INVALID_TRANSACTION_HASH: 'The transaction reference is not valid.',
   INSECURE_API_BASE: 'This checkout is not set up securely. Please contact the merchant.',
-  SESSION_MISMATCH:
-    'This payment does not match your order. Nothing was sent. Please contact the merchant.',
+  SESSION_MISMATCH: 'This payment does not match your order. Please contact the merchant.',
   SESSION_EXPIRED: 'This payment has expired.',
   SESSION_FAILED: 'This payment could not be processed.',
   UNSUPPORTED_NETWORK: 'This payment uses a network that is not supported here.',

@@ -95,11 +95,11 @@ export {
 export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
 export { stablecoinAbi } from '../utils/abi.js'
 export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
-export { isSameAmount } from '../utils/decimal.js'
 export { checkApiBase, normalizeApiBase } from '../utils/apiBase.js'
+export { isSameAmount } from '../utils/decimal.js'
 export {
-  type ExpectedPayment,
   checkExpectedPayment,
+  type ExpectedPayment,
 } from '../utils/expectedPayment.js'
 export {
   clearPaymentRecord,

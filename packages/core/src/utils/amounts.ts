@@ -1,7 +1,6 @@
 import { PaySessionError } from '../errors/base.js'
 import { decimalPattern } from './decimal.js'
 
-
 /**
  * Converts a positive decimal string to integer base units, exactly. Refuses (never rounds)
  * with `INVALID_AMOUNT`: more fraction digits than `decimals`, zero, negative, or malformed.

@@ -3,7 +3,7 @@ import { PaySessionError } from '../errors/base.js'
 // The session token travels to this URL: anything but https would hand it (and the one-time
 // wallet address the customer pays to) to whoever sits on the network path. Plain http is
 // allowed only to this machine, for the sandbox.
-const loopbackHosts = ['localhost', '127.0.0.1', '[::1]']
+const loopback = /^(localhost|127\.0\.0\.1|\[::1\])$/
 
 /** `https://x/api/v1/` → `https://x`: operations add the path form the spec shows for them. */
 export function normalizeApiBase(apiBase: string): string {
@@ -21,12 +21,10 @@ export function checkApiBase(apiBase: string): string {
     url = new URL(apiBase, (globalThis as { location?: { href: string } }).location?.href)
   } catch {}
   const secure =
-    !!apiBase &&
-    (url?.protocol === 'https:' ||
-      (url?.protocol === 'http:' && loopbackHosts.includes(url.hostname)))
+    url?.protocol === 'https:' || (url?.protocol === 'http:' && loopback.test(url.hostname))
   if (!secure)
     throw new PaySessionError('INSECURE_API_BASE', {
-      details: `api-base must be https: (http: only on localhost), not "${apiBase}"`,
+      details: `"${apiBase}" is not https: (http: is only for localhost)`,
     })
   return normalizeApiBase(apiBase)
 }

@@ -25,6 +25,6 @@ export function checkExpectedPayment(session: PaymentSession, expected: Expected
     !expectedCurrency || session.currency?.toUpperCase() === expectedCurrency.toUpperCase()
   if (amountOk && currencyOk) return
   throw new PaySessionError('SESSION_MISMATCH', {
-    details: `session: ${session.amount} ${session.currency}, expected: ${expectedAmount} ${expectedCurrency}`,
+    details: `session ${session.amount} ${session.currency}, expected ${expectedAmount} ${expectedCurrency}`,
   })
 }

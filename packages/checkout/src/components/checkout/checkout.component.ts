@@ -271,8 +271,8 @@ export class PaySessionCheckout extends LitElement {
         sessionId: sessionId!,
         sessionToken: sessionToken!,
       })
-      checkExpectedPayment(session, this)
       this._preview = session
+      checkExpectedPayment(session, this)
       this._previewError = undefined
       this.dispatchEvent(
         new PaySessionReadyEvent({
@@ -320,6 +320,9 @@ export class PaySessionCheckout extends LitElement {
     if (session.status === 'CANCELED' || state?.step === 'expired')
       return { label: t.expiredButton, busy: false }
     if (this._inFlight(session)) return { label: t.inProgress, busy: false }
+    // Not this order's payment: never invite the customer to pay it.
+    if (this._previewError?.code === 'SESSION_MISMATCH')
+      return { label: t.unavailable, busy: false }
     const amount = formatMoney(
       state?.amount ?? session.amount,
       session.currency,
