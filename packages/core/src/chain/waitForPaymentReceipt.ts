@@ -1,12 +1,11 @@
 import type { Address, Hex, TransactionReceipt } from 'viem'
 import { PaySessionError } from '../errors/base.js'
-import { decodeTransferLog } from './erc20.js'
+import { findTransfers } from './findTransfers.js'
 import {
   getBlockNumber,
   getTransaction,
   getTransactionCount,
   getTransactionReceipt,
-  getTransferLogs,
   type RpcClient,
 } from './rpc.js'
 
@@ -68,9 +67,9 @@ export async function waitForPaymentReceipt(
         const nonceSpent =
           nonce !== undefined && (await getTransactionCount(client, payment.from)) > nonce
         if (nonce === undefined || nonceSpent) {
-          const transfers = (await getTransferLogs(client, payment))
-            .filter((log) => decodeTransferLog(log))
-            .map((log) => log.transactionHash)
+          const transfers = (await findTransfers(client, payment)).map(
+            (transfer) => transfer.transactionHash,
+          )
           const replacement = transfers.find((found) => found && found !== hash)
           if (replacement && !transfers.includes(hash)) {
             hash = replacement
