@@ -20,6 +20,12 @@ export type PollingSettings = {
   /** First retry delay after an error (ms); doubles up to `maxRetryDelay`. */
   retryDelay: number
   maxRetryDelay: number
+  /**
+   * 0 to 1: how random each wait is, so checkouts opened (or recovering) together do not poll
+   * together. Intervals are drawn from interval × [1 − jitter/2, 1 + jitter/2] (the same mean),
+   * retry delays from backoff × [1 − jitter, 1] (full jitter at 1). Default 1; 0 is exact.
+   */
+  jitter: number
 }
 
 export type CreatePaySessionConfigParameters = {
@@ -83,6 +89,7 @@ export function createPaySessionConfig(
       idleInterval: 8_000,
       retryDelay: 1_000,
       maxRetryDelay: 30_000,
+      jitter: 1,
       ...parameters.polling,
     },
     confirmations: parameters.confirmations ?? 1,
