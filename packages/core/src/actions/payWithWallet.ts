@@ -17,6 +17,7 @@ import { walletError } from '../errors/wallet.js'
 import { resolveSessionAssets } from '../registry/registry.js'
 import { parseAmount } from '../utils/amounts.js'
 import { checkExpectedPayment, type ExpectedPayment } from '../utils/expectedPayment.js'
+import { withPaymentLock } from '../utils/paymentLock.js'
 import {
   clearPaymentRecord,
   type PaymentRecord,
@@ -122,8 +123,9 @@ export async function payWithWallet(
       details: `${token.symbol} balance ${balance} < ${amount}`,
     })
 
-  // Never twice: read and write the record with no await in between, before the prompt opens.
-  if (readPaymentRecord(config.storage, sessionId)) throw new PaySessionError('PAYMENT_IN_PROGRESS')
+  // Never twice: one page at a time holds the session's lock from reading the record to the
+  // wallet's answer; within it the record is read and written with no await in between, before
+  // the prompt opens.
   let record: PaymentRecord = {
     version: 1,
     sessionId,
@@ -137,28 +139,33 @@ export async function payWithWallet(
     fromBlock: fromBlock.toString(),
     createdAt: Date.now(),
   }
-  writePaymentRecord(config.storage, record)
-  parameters.onPrompt?.()
-
-  let hash: Hex
-  try {
-    // The wallet's client checks it is still connected with this account, on this chain.
-    const wallet = await getConnectorClient(wagmi, { chainId: network.chainId, account })
-    hash = await sendTransaction(wallet, {
-      from: account,
-      to: token.address,
-      data: encodeTransfer(to, amount),
-      chainId: network.chainId,
-    })
-  } catch (error) {
-    const mapped = walletError(error)
-    // Only when we know nothing was sent is the record cleared. Otherwise the wallet answered
-    // without a hash: no prompt is open any more, but the chain decides before another payment.
-    if (['USER_REJECTED', 'WRONG_NETWORK', 'WALLET_NOT_CONNECTED'].includes(mapped.code))
-      clearPaymentRecord(config.storage, sessionId)
-    else writePaymentRecord(config.storage, { ...record, state: 'ended' })
-    throw mapped
-  }
+  let hash: Hex = await withPaymentLock(sessionId, async () => {
+    if (readPaymentRecord(config.storage, sessionId))
+      throw new PaySessionError('PAYMENT_IN_PROGRESS')
+    writePaymentRecord(config.storage, record)
+    parameters.onPrompt?.()
+    try {
+      // The wallet's client checks it is still connected with this account, on this chain.
+      const wallet = await getConnectorClient(wagmi, { chainId: network.chainId, account })
+      const sent = await sendTransaction(wallet, {
+        from: account,
+        to: token.address,
+        data: encodeTransfer(to, amount),
+        chainId: network.chainId,
+      })
+      record = { ...record, state: 'submitted', hash: sent }
+      writePaymentRecord(config.storage, record)
+      return sent
+    } catch (error) {
+      const mapped = walletError(error)
+      // Only when we know nothing was sent is the record cleared. Otherwise the wallet answered
+      // without a hash: no prompt is open any more, but the chain decides before another payment.
+      if (['USER_REJECTED', 'WRONG_NETWORK', 'WALLET_NOT_CONNECTED'].includes(mapped.code))
+        clearPaymentRecord(config.storage, sessionId)
+      else writePaymentRecord(config.storage, { ...record, state: 'ended' })
+      throw mapped
+    }
+  })
 
   const reports: Promise<ReportFundingReturnType>[] = []
   const submitted = (next: Hex) => {
