@@ -12,6 +12,9 @@ environmentManager.setIsServer(() => false)
 const LEVELS = (process.env.BENCH_WIDGETS ?? '100,500,1000').split(',').map(Number)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 const INTERVAL = Number(process.env.BENCH_INTERVAL_MS ?? 1000)
+// BENCH_JITTER=0 polls on the exact schedule (as before polls were spread), for comparison.
+const JITTER =
+  process.env.BENCH_JITTER === undefined ? {} : { jitter: Number(process.env.BENCH_JITTER) }
 
 const sb = await startSandboxProcess(4620, 8620)
 try {
@@ -38,7 +41,7 @@ try {
       // One config per checkout, as one per page: each has its own query client.
       const config = createPaySessionConfig({
         apiBase: sb.apiUrl,
-        polling: { activeInterval: INTERVAL, idleInterval: INTERVAL },
+        polling: { activeInterval: INTERVAL, idleInterval: INTERVAL, ...JITTER },
         fetch: async (input, init) => {
           const t0 = performance.now()
           try {
@@ -66,6 +69,7 @@ try {
     const polls = perPoller.map((l) => l.slice(1))
     const all = polls.flat().sort((a, b) => a - b)
     const pollerP99 = polls
+      .filter((l) => l.length > 0)
       .map((l) =>
         percentile(
           [...l].sort((a, b) => a - b),
