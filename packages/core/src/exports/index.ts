@@ -1,3 +1,4 @@
+export { normalizeApiBase } from '@paysession/protocol'
 export {
   type CheckPreviousPaymentParameters,
   type CheckPreviousPaymentReturnType,
@@ -95,7 +96,7 @@ export {
 export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
 export { stablecoinAbi } from '../utils/abi.js'
 export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
-export { checkApiBase, normalizeApiBase } from '../utils/apiBase.js'
+export { checkApiBase } from '../utils/apiBase.js'
 export { isSameAmount } from '../utils/decimal.js'
 export {
   checkExpectedPayment,

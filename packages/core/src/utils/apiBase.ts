@@ -1,14 +1,10 @@
+import { normalizeApiBase } from '@paysession/protocol'
 import { PaySessionError } from '../errors/base.js'
 
 // The session token travels to this URL: anything but https would hand it (and the one-time
 // wallet address the customer pays to) to whoever sits on the network path. Plain http is
 // allowed only to this machine, for the sandbox.
 const loopback = /^(localhost|127\.0\.0\.1|\[::1\])$/
-
-/** `https://x/api/v1/` → `https://x`: operations add the path form the spec shows for them. */
-export function normalizeApiBase(apiBase: string): string {
-  return apiBase.replace(/\/+$/, '').replace(/\/api\/v1$/, '')
-}
 
 /**
  * The normalised base URL, or `INSECURE_API_BASE` unless it is `https:` (or `http:` to
