@@ -59,8 +59,9 @@ describe('api base must be https (plain http only for this machine)', () => {
       expect.unreachable()
     } catch (error) {
       const e = error as PaySessionError
-      expect(e.details).toMatch(/https:/)
-      expect(e.details).toMatch(/http:\/\/api\.example\.com/)
+      // The refused URL, and the docs heading that says what is accepted.
+      expect(e.details).toBe('http://api.example.com')
+      expect(e.message).toContain('docs/errors.md#insecure_api_base')
       expect(e.shortMessage).toMatch(/merchant/)
     }
   })

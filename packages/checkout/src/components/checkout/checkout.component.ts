@@ -2,7 +2,6 @@ import {
   type CheckoutState,
   type CheckoutStep,
   checkApiBase,
-  checkExpectedPayment,
   getSession,
   isPaidStatus,
   type NetworkInfo,
@@ -272,7 +271,6 @@ export class PaySessionCheckout extends LitElement {
         sessionToken: sessionToken!,
       })
       this._preview = session
-      checkExpectedPayment(session, this)
       this._previewError = undefined
       this.dispatchEvent(
         new PaySessionReadyEvent({
@@ -285,10 +283,13 @@ export class PaySessionCheckout extends LitElement {
     } catch (error) {
       const e = error instanceof PaySessionError ? error : new PaySessionError('API_UNAVAILABLE')
       this._previewError = e
-      // The page's own settings are wrong: trying again cannot help.
-      const retryable = !['INSECURE_API_BASE', 'SESSION_MISMATCH'].includes(e.code)
       this.dispatchEvent(
-        new PaySessionErrorEvent({ code: e.code, message: e.shortMessage, retryable }),
+        new PaySessionErrorEvent({
+          code: e.code,
+          message: e.shortMessage,
+          // An insecure api-base is the page's own setting: trying again cannot help.
+          retryable: e.code !== 'INSECURE_API_BASE',
+        }),
       )
     }
     const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
@@ -320,9 +321,8 @@ export class PaySessionCheckout extends LitElement {
     if (session.status === 'CANCELED' || state?.step === 'expired')
       return { label: t.expiredButton, busy: false }
     if (this._inFlight(session)) return { label: t.inProgress, busy: false }
-    // Not this order's payment: never invite the customer to pay it.
-    if (this._previewError?.code === 'SESSION_MISMATCH')
-      return { label: t.unavailable, busy: false }
+    // Not this order's payment (the dialog's code checks, once loaded): never invite to pay it.
+    if (state?.error?.code === 'SESSION_MISMATCH') return { label: t.unavailable, busy: false }
     const amount = formatMoney(
       state?.amount ?? session.amount,
       session.currency,
