@@ -17,12 +17,20 @@ export type FoundTransfer = TransferLog & { transactionHash: Hex }
  */
 export async function findTransfers(
   client: RpcClient,
-  parameters: { token: Address; from: Address; to: Address; fromBlock: bigint; first?: boolean },
+  parameters: {
+    token: Address
+    from: Address
+    to: Address
+    fromBlock: bigint
+    /** Default: the head. */
+    toBlock?: bigint
+    first?: boolean
+  },
 ): Promise<FoundTransfer[]> {
   const token = getAddress(parameters.token)
   const from = getAddress(parameters.from)
   const to = getAddress(parameters.to)
-  const head = await getBlockNumber(client)
+  const head = parameters.toBlock ?? (await getBlockNumber(client))
   const found: FoundTransfer[] = []
   let range = logsRange
   for (let start = parameters.fromBlock; start <= head; ) {

@@ -98,6 +98,43 @@ export async function waitForPaymentReceipt(
   }
 }
 
+/**
+ * Waits, however long, for the payer's Transfer to the one-time wallet since `fromBlock`: for a
+ * wallet that accepted the payment without sending it yet (a Safe waiting for more owners, a
+ * user operation, a call bundle still pending). Resolves with the transaction hash that made it;
+ * rejects only with `ABORTED`. A failing look is retried at the next interval.
+ */
+export async function waitForTransfer(
+  client: RpcClient,
+  parameters: {
+    payment: { token: Address; from: Address; to: Address; fromBlock: bigint }
+    pollingInterval: number
+    signal?: AbortSignal | undefined
+  },
+): Promise<Hex> {
+  const { signal } = parameters
+  // Each look reads only the blocks since the last (bounded ranges, findTransfers.ts), with a
+  // few blocks of overlap for a reorganised head: a wait of days on a fast chain stays cheap.
+  let fromBlock = parameters.payment.fromBlock
+  for (;;) {
+    if (signal?.aborted) throw new PaySessionError('ABORTED', { cause: signal.reason })
+    try {
+      const head = await getBlockNumber(client)
+      const [found] = await findTransfers(client, {
+        ...parameters.payment,
+        fromBlock,
+        toBlock: head,
+        first: true,
+      })
+      if (found) return found.transactionHash
+      if (head - 12n > fromBlock) fromBlock = head - 12n
+    } catch {
+      // The node could not be read: look again at the next interval.
+    }
+    await sleep(Math.max(parameters.pollingInterval, 1000), signal)
+  }
+}
+
 function sleep(ms: number, signal: AbortSignal | undefined) {
   return new Promise<void>((resolve) => {
     const done = () => {
