@@ -101,6 +101,12 @@ export {
 } from '../registry/registry.js'
 export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
 export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
+export { checkApiBase } from '../utils/apiBase.js'
+export { isSameAmount } from '../utils/decimal.js'
+export {
+  checkExpectedPayment,
+  type ExpectedPayment,
+} from '../utils/expectedPayment.js'
 export {
   clearPaymentRecord,
   type PaymentRecord,
