@@ -1,0 +1,216 @@
+import type { SessionStatus } from '@paysession/protocol'
+import type { CheckoutStep } from './types.js'
+
+// The checkout's behaviour as data: which step follows which event. Pure, so it is tested for
+// every state and every event without a chain or a browser (test/transition.test.ts);
+// createCheckout runs the effects (wallet prompts, requests, timers) around it and changes the
+// step only through `transition`.
+
+/** Steps in which a payment may be on its way: the customer is told so, and it is not offered again. */
+export const inFlightSteps: readonly CheckoutStep[] = [
+  'confirmInWallet',
+  'waitingForWallet',
+  'submitted',
+  'confirming',
+  'waitingForService',
+]
+
+export const isInFlight = (step: CheckoutStep | undefined): boolean =>
+  !!step && inFlightSteps.includes(step)
+
+/** Steps from which the customer may pick a wallet, a token, or pay manually. */
+const choosingSteps: readonly CheckoutStep[] = ['chooseWallet', 'chooseToken', 'review']
+
+export type CheckoutMachine = {
+  step: CheckoutStep
+  /** What `retry()` repeats. */
+  lastAction: 'load' | 'connect' | 'pay'
+  /**
+   * A transfer may be on its way: set when a payment starts, cleared only by proof that nothing
+   * moved (refused before anything was sent, reverted, or storage and chain show none).
+   */
+  pending: boolean
+  /** The service settled the session (or it expired): only the service's news changes the step. */
+  settled: boolean
+}
+
+export type CheckoutEvent =
+  /** (Re)loading the session. */
+  | { type: 'load' }
+  /** The service's status of the session. */
+  | { type: 'session'; status: SessionStatus }
+  /** Loading or watching failed; `expired`: the session or its token ended. */
+  | { type: 'fail'; expired: boolean }
+  /** Storage and chain show no payment of this session on its way. */
+  | { type: 'nothingPending' }
+  /** A payment found on its way when loading. */
+  | {
+      type: 'previous'
+      reason:
+        | 'walletPending'
+        | 'prompting'
+        | 'hashPending'
+        | 'hashMined'
+        | 'transferFound'
+        | 'otwFunded'
+    }
+  /** No wallet is connected (after loading, or it disconnected). */
+  | { type: 'walletNeeded' }
+  /** The wallet disconnected while the customer was choosing. */
+  | { type: 'walletDisconnected' }
+  /** Balances of the connected account are known. */
+  | { type: 'tokensLoaded' }
+  | { type: 'connect' }
+  | { type: 'connectFailed' }
+  | { type: 'disconnect' }
+  | { type: 'selectToken'; sufficient: boolean }
+  | { type: 'pay' }
+  /** The wallet accepted the payment and will send it later (a multisig, a bundler). */
+  | { type: 'walletAccepted' }
+  | { type: 'hash' }
+  | { type: 'reported' }
+  /** Sent and (for our own transfer) mined: the service has to see it now. */
+  | { type: 'mined' }
+  /** Following a sent transfer failed (the chain did not answer): loading again decides. */
+  | { type: 'followFailed' }
+  /** The transfer reverted, or was replaced by one that pays nothing. */
+  | { type: 'transferFailed' }
+  /** A payment attempt failed; `recorded`: a transfer may have left (the record was kept). */
+  | { type: 'payFailed'; code: string; recorded: boolean; hash: boolean }
+  | { type: 'manual' }
+  | { type: 'retry' }
+
+export const initialMachine: CheckoutMachine = {
+  step: 'loading',
+  lastAction: 'load',
+  pending: false,
+  settled: false,
+}
+
+const statusSteps: Partial<Record<SessionStatus, CheckoutStep>> = {
+  FUNDED: 'paid',
+  CAPTURING: 'paid',
+  SUCCEEDED: 'completed',
+  CANCELED: 'expired',
+  ERROR: 'failed',
+}
+
+/** The step a session status puts the checkout in, if it decides one. */
+export const statusStep = (status: SessionStatus): CheckoutStep | undefined => statusSteps[status]
+
+const expiryCodes = ['SESSION_TOKEN_EXPIRED', 'SESSION_EXPIRED']
+
+/** The one answer to "may the customer pay now?". */
+export const canPay = (machine: CheckoutMachine): boolean =>
+  machine.step === 'review' && !machine.pending && !machine.settled
+
+export const canConnect = (machine: CheckoutMachine): boolean =>
+  !machine.settled &&
+  (choosingSteps.includes(machine.step) ||
+    (machine.step === 'failed' && machine.lastAction === 'connect'))
+
+export const canChoose = (machine: CheckoutMachine): boolean =>
+  !machine.settled && choosingSteps.includes(machine.step)
+
+/** What `retry()` does from here. */
+export const retryAction = (machine: CheckoutMachine): CheckoutMachine['lastAction'] =>
+  machine.lastAction === 'pay' && machine.step !== 'review' && machine.step !== 'failed'
+    ? 'load'
+    : machine.lastAction
+
+export function transition(machine: CheckoutMachine, event: CheckoutEvent): CheckoutMachine {
+  const to = (step: CheckoutStep, patch: Partial<CheckoutMachine> = {}): CheckoutMachine => ({
+    ...machine,
+    step,
+    ...patch,
+  })
+  if (event.type === 'session') {
+    const step = statusSteps[event.status]
+    if (!step) return machine
+    return to(step, { settled: true })
+  }
+  if (machine.settled) return machine
+  switch (event.type) {
+    case 'load':
+      return to('loading', { lastAction: 'load' })
+    case 'fail':
+      return event.expired ? to('expired', { settled: true }) : to('failed', { lastAction: 'load' })
+    case 'nothingPending':
+      return { ...machine, pending: false }
+    case 'previous':
+      if (event.reason === 'walletPending') return to('waitingForWallet', { pending: true })
+      if (event.reason === 'prompting')
+        return to('waitingForService', { pending: true, lastAction: 'load' })
+      return to(event.reason === 'hashPending' ? 'confirming' : 'waitingForService', {
+        pending: true,
+      })
+    case 'walletNeeded':
+      return to('chooseWallet')
+    case 'walletDisconnected':
+      return machine.step === 'chooseToken' || machine.step === 'review'
+        ? to('chooseWallet')
+        : machine
+    case 'tokensLoaded':
+      return isInFlight(machine.step) || machine.step === 'manual' ? machine : to('chooseToken')
+    case 'connect':
+      return canConnect(machine) ? to('connecting', { lastAction: 'connect' }) : machine
+    case 'connectFailed':
+      return to('chooseWallet')
+    case 'disconnect':
+      return isInFlight(machine.step) || machine.step === 'manual' ? machine : to('chooseWallet')
+    case 'selectToken':
+      if (machine.step !== 'chooseToken' && machine.step !== 'review') return machine
+      return to(event.sufficient ? 'review' : 'chooseToken')
+    case 'pay':
+      return canPay(machine) ? to('confirmInWallet', { lastAction: 'pay', pending: true }) : machine
+    case 'walletAccepted':
+      return to('waitingForWallet')
+    case 'hash':
+      return to('submitted')
+    case 'reported':
+      return machine.step === 'submitted' ? to('confirming') : machine
+    case 'mined':
+      return to('waitingForService')
+    case 'followFailed':
+      return { ...machine, lastAction: 'load' }
+    case 'transferFailed':
+      return to('failed', { pending: false, lastAction: 'load' })
+    case 'payFailed':
+      return payFailed(machine, event)
+    case 'manual':
+      return canChoose(machine) ? to('manual') : machine
+    case 'retry':
+      return retryAction(machine) === 'pay' ? to('review') : machine
+  }
+}
+
+function payFailed(
+  machine: CheckoutMachine,
+  event: Extract<CheckoutEvent, { type: 'payFailed' }>,
+): CheckoutMachine {
+  const to = (step: CheckoutStep, patch: Partial<CheckoutMachine> = {}): CheckoutMachine => ({
+    ...machine,
+    step,
+    pending: event.recorded,
+    ...patch,
+  })
+  if (expiryCodes.includes(event.code)) return to('expired', { settled: true })
+  switch (event.code) {
+    case 'USER_REJECTED':
+    case 'WRONG_NETWORK':
+    case 'WALLET_ERROR':
+      if (!event.recorded) return to('review')
+      break
+    case 'INSUFFICIENT_BALANCE':
+      return to('chooseToken')
+    case 'WALLET_NOT_CONNECTED':
+      return to('chooseWallet')
+    case 'PAYMENT_IN_PROGRESS':
+      return to('waitingForService', { lastAction: 'load', pending: true })
+    case 'TRANSACTION_FAILED':
+    case 'TRANSFER_MISMATCH':
+      return to('failed', { pending: false })
+  }
+  // Anything else after the prompt: the chain decides before another payment is allowed.
+  return to(event.hash ? 'confirming' : 'failed', { lastAction: 'load', pending: true })
+}

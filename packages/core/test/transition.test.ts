@@ -1,0 +1,307 @@
+import { sessionStatuses } from '@paysession/protocol'
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import {
+  type CheckoutEvent,
+  type CheckoutMachine,
+  canPay,
+  inFlightSteps,
+  initialMachine,
+  isInFlight,
+  retryAction,
+  transition,
+} from '../src/checkout/transition.js'
+import type { CheckoutStep } from '../src/checkout/types.js'
+
+// The checkout's transition function, exhaustively: every state × every event, no chain, no
+// browser. createCheckout changes the step only through it (src/checkout/createCheckout.ts).
+
+const steps: CheckoutStep[] = [
+  'loading',
+  'chooseWallet',
+  'connecting',
+  'chooseToken',
+  'review',
+  'confirmInWallet',
+  'waitingForWallet',
+  'submitted',
+  'confirming',
+  'waitingForService',
+  'paid',
+  'completed',
+  'expired',
+  'failed',
+  'manual',
+]
+const payCodes = [
+  'USER_REJECTED',
+  'WRONG_NETWORK',
+  'WALLET_ERROR',
+  'INSUFFICIENT_BALANCE',
+  'WALLET_NOT_CONNECTED',
+  'PAYMENT_IN_PROGRESS',
+  'TRANSACTION_FAILED',
+  'TRANSFER_MISMATCH',
+  'SESSION_EXPIRED',
+  'SESSION_TOKEN_EXPIRED',
+  'API_UNAVAILABLE',
+  'CHAIN_UNAVAILABLE',
+]
+const reasons = [
+  'walletPending',
+  'prompting',
+  'hashPending',
+  'hashMined',
+  'transferFound',
+  'otwFunded',
+] as const
+
+const events: CheckoutEvent[] = [
+  { type: 'load' },
+  ...sessionStatuses.map((status) => ({ type: 'session' as const, status })),
+  { type: 'fail', expired: true },
+  { type: 'fail', expired: false },
+  { type: 'nothingPending' },
+  ...reasons.map((reason) => ({ type: 'previous' as const, reason })),
+  { type: 'walletNeeded' },
+  { type: 'walletDisconnected' },
+  { type: 'tokensLoaded' },
+  { type: 'connect' },
+  { type: 'connectFailed' },
+  { type: 'disconnect' },
+  { type: 'selectToken', sufficient: true },
+  { type: 'selectToken', sufficient: false },
+  { type: 'pay' },
+  { type: 'walletAccepted' },
+  { type: 'hash' },
+  { type: 'reported' },
+  { type: 'mined' },
+  { type: 'followFailed' },
+  { type: 'transferFailed' },
+  ...payCodes.flatMap((code) =>
+    [false, true].flatMap((recorded) =>
+      [false, true].map((hash) => ({ type: 'payFailed' as const, code, recorded, hash })),
+    ),
+  ),
+  { type: 'manual' },
+  { type: 'retry' },
+]
+const machines: CheckoutMachine[] = steps.flatMap((step) =>
+  (['load', 'connect', 'pay'] as const).flatMap((lastAction) =>
+    [false, true].flatMap((pending) =>
+      [false, true].map((settled) => ({ step, lastAction, pending, settled })),
+    ),
+  ),
+)
+const cases = machines.flatMap((machine) => events.map((event) => [machine, event] as const))
+
+const userEvents: CheckoutEvent['type'][] = [
+  'connect',
+  'disconnect',
+  'selectToken',
+  'pay',
+  'manual',
+]
+
+describe('every state × every event', () => {
+  test(`${machines.length} states × ${events.length} events`, () => {
+    expect(cases.length).toBe(machines.length * events.length)
+    for (const [machine, event] of cases) {
+      const frozen = Object.freeze({ ...machine })
+      const next = transition(frozen, event)
+      expect(steps).toContain(next.step)
+      // Pure: the same answer twice, the input untouched.
+      expect(transition(frozen, event)).toEqual(next)
+      expect(frozen).toEqual(machine)
+
+      if (event.type === 'session') continue
+      // Settled (paid, completed, expired, the service's ERROR): only the service moves it.
+      if (machine.settled) expect(next).toBe(frozen)
+      // A payment on its way: nothing the customer does changes the step.
+      if (isInFlight(machine.step) && userEvents.includes(event.type))
+        expect(next.step).toBe(machine.step)
+      // Paying starts a transfer only from review, with nothing pending.
+      const started = next.step === 'confirmInWallet' && machine.step !== 'confirmInWallet'
+      expect(started).toBe(event.type === 'pay' && canPay(machine))
+      if (started) expect(next).toMatchObject({ pending: true, lastAction: 'pay' })
+    }
+  })
+
+  test('which steps allow what', () => {
+    const allowed = (type: 'connect' | 'disconnect' | 'pay' | 'manual' | 'selectToken') =>
+      steps.filter((step) => {
+        const settled = ['paid', 'completed', 'expired'].includes(step)
+        const machine: CheckoutMachine = { ...initialMachine, step, settled }
+        const event =
+          type === 'selectToken' ? { type, sufficient: true } : ({ type } as CheckoutEvent)
+        return transition(machine, event) !== machine
+      })
+    expect(allowed('pay')).toEqual(['review'])
+    expect(allowed('connect')).toEqual(['chooseWallet', 'chooseToken', 'review'])
+    expect(allowed('manual')).toEqual(['chooseWallet', 'chooseToken', 'review'])
+    expect(allowed('selectToken')).toEqual(['chooseToken', 'review'])
+    expect(allowed('disconnect')).toEqual([
+      'loading',
+      'chooseWallet',
+      'connecting',
+      'chooseToken',
+      'review',
+      'failed',
+    ])
+    // A failed connection is retried by connecting again.
+    expect(
+      transition({ ...initialMachine, step: 'failed', lastAction: 'connect' }, { type: 'connect' })
+        .step,
+    ).toBe('connecting')
+    expect(inFlightSteps).toEqual([
+      'confirmInWallet',
+      'waitingForWallet',
+      'submitted',
+      'confirming',
+      'waitingForService',
+    ])
+  })
+
+  test('the service status decides the end steps, from any state', () => {
+    const expected: Record<string, CheckoutStep | undefined> = {
+      CREATED: undefined,
+      PENDING: undefined,
+      FUNDED: 'paid',
+      CAPTURING: 'paid',
+      SUCCEEDED: 'completed',
+      CANCELED: 'expired',
+      ERROR: 'failed',
+    }
+    for (const machine of machines)
+      for (const status of sessionStatuses) {
+        const next = transition(machine, { type: 'session', status })
+        if (expected[status]) expect(next).toMatchObject({ step: expected[status], settled: true })
+        else expect(next).toBe(machine)
+      }
+  })
+
+  test('a failed payment: back to review only when nothing left', () => {
+    const paying: CheckoutMachine = {
+      ...initialMachine,
+      step: 'confirmInWallet',
+      lastAction: 'pay',
+      pending: true,
+    }
+    const after = (code: string, recorded: boolean, hash = false) =>
+      transition(paying, { type: 'payFailed', code, recorded, hash })
+    expect(after('USER_REJECTED', false)).toMatchObject({ step: 'review', pending: false })
+    expect(after('USER_REJECTED', true)).toMatchObject({
+      step: 'failed',
+      pending: true,
+      lastAction: 'load',
+    })
+    expect(after('WALLET_ERROR', true, true)).toMatchObject({ step: 'confirming', pending: true })
+    expect(after('INSUFFICIENT_BALANCE', false)).toMatchObject({ step: 'chooseToken' })
+    expect(after('WALLET_NOT_CONNECTED', false)).toMatchObject({ step: 'chooseWallet' })
+    expect(after('PAYMENT_IN_PROGRESS', true)).toMatchObject({
+      step: 'waitingForService',
+      lastAction: 'load',
+    })
+    expect(after('TRANSACTION_FAILED', false)).toMatchObject({
+      step: 'failed',
+      pending: false,
+      lastAction: 'pay',
+    })
+    expect(after('SESSION_EXPIRED', true)).toMatchObject({ step: 'expired', settled: true })
+    expect(after('API_UNAVAILABLE', false)).toMatchObject({ step: 'failed', lastAction: 'load' })
+    // Retrying a reverted transfer pays again from review; anything else reloads first.
+    expect(retryAction(after('TRANSACTION_FAILED', false))).toBe('pay')
+    expect(transition(after('TRANSACTION_FAILED', false), { type: 'retry' }).step).toBe('review')
+    expect(retryAction(after('API_UNAVAILABLE', false))).toBe('load')
+  })
+})
+
+describe('never twice', () => {
+  /** Events that prove no transfer of this session is on its way. */
+  const provesNothingPending = (event: CheckoutEvent) =>
+    event.type === 'nothingPending' ||
+    event.type === 'transferFailed' ||
+    (event.type === 'payFailed' &&
+      !event.recorded &&
+      [
+        'USER_REJECTED',
+        'WRONG_NETWORK',
+        'WALLET_ERROR',
+        'INSUFFICIENT_BALANCE',
+        'WALLET_NOT_CONNECTED',
+        'TRANSACTION_FAILED',
+        'TRANSFER_MISMATCH',
+      ].includes(event.code))
+
+  // Every event: first its type, evenly, then one of its variants; the types that lead to a
+  // payment and away from it are drawn twice as often, so long paths to a second payment occur.
+  const ofTypes = (types: CheckoutEvent['type'][]) =>
+    fc
+      .constantFrom(...types)
+      .chain((type) => fc.constantFrom(...events.filter((e) => e.type === type)))
+  const event = fc.oneof(
+    { arbitrary: ofTypes([...new Set(events.map((e) => e.type))]), weight: 1 },
+    {
+      arbitrary: ofTypes(['tokensLoaded', 'selectToken', 'pay', 'payFailed', 'retry', 'connect']),
+      weight: 2,
+    },
+  )
+
+  test('no sequence of events starts a second transfer while one may be pending', () => {
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 80, size: 'max' }), (sequence) => {
+        let machine = initialMachine
+        let mayBePending = false
+        let started = 0
+        for (const event of sequence) {
+          const next = transition(machine, event)
+          if (next.step === 'confirmInWallet' && machine.step !== 'confirmInWallet') {
+            expect(mayBePending).toBe(false)
+            mayBePending = true
+            started++
+          } else if (provesNothingPending(event)) mayBePending = false
+          machine = next
+        }
+        return started >= 0
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  test('the sequences reach payment, retries and a second payment after proof', () => {
+    // Not vacuous: the generator's events do lead to paying, and to paying again once allowed.
+    const path: CheckoutEvent[] = [
+      { type: 'nothingPending' },
+      { type: 'tokensLoaded' },
+      { type: 'selectToken', sufficient: true },
+      { type: 'pay' },
+      { type: 'hash' },
+      { type: 'pay' },
+      { type: 'transferFailed' },
+      { type: 'retry' },
+      { type: 'load' },
+      { type: 'nothingPending' },
+      { type: 'tokensLoaded' },
+      { type: 'selectToken', sufficient: true },
+      { type: 'pay' },
+    ]
+    const trail = [initialMachine]
+    for (const event of path) trail.push(transition(trail[trail.length - 1]!, event))
+    expect(trail.map((m) => m.step)).toEqual([
+      'loading',
+      'loading',
+      'chooseToken',
+      'review',
+      'confirmInWallet',
+      'submitted',
+      'submitted',
+      'failed',
+      'failed',
+      'loading',
+      'loading',
+      'chooseToken',
+      'review',
+      'confirmInWallet',
+    ])
+  })
+})
