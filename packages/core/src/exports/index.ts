@@ -67,6 +67,15 @@ export {
   sessionStatuses,
 } from '../api/session.js'
 export { type CreateCheckoutParameters, createCheckout } from '../checkout/createCheckout.js'
+export {
+  type CheckoutEvent,
+  type CheckoutMachine,
+  canPay,
+  inFlightSteps,
+  initialMachine,
+  isInFlight,
+  transition,
+} from '../checkout/transition.js'
 export type {
   Checkout,
   CheckoutListener,
