@@ -10,6 +10,7 @@ $PNPM -r typecheck
 $PNPM --filter @paysession/checkout run size
 $PNPM --filter @paysession/checkout run lint:package
 $PNPM --filter @paysession/core --filter @paysession/server run lint:package
+node scripts/check-packages.mjs
 node_modules/.bin/vitest run
 sh scripts/ensure-chromium.sh
 $PNPM --filter @paysession/checkout run test:browser
