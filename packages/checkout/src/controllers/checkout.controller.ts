@@ -33,6 +33,8 @@ export class CheckoutController implements ReactiveController {
   copied: string | undefined
   private unsubscribe: (() => void) | undefined
   private paidFired = false
+  private sentHere = false
+  private sawUnpaid = false
 
   constructor(private readonly host: PaySessionCheckout) {
     host.addController(this)
@@ -68,6 +70,8 @@ export class CheckoutController implements ReactiveController {
       ...(h.rpcUrls ? { rpcUrls: h.rpcUrls } : {}),
     })
     this.paidFired = false
+    this.sentHere = false
+    this.sawUnpaid = false
     this.checkout = createCheckout(this.config, {
       sessionId,
       sessionToken,
@@ -102,7 +106,11 @@ export class CheckoutController implements ReactiveController {
       (previous?.step === 'chooseToken' || next.selectedToken !== previous?.selectedToken)
     )
       fire(new PaySessionTokenSelectedEvent({ symbol: next.selectedToken }))
-    if (next.hash && next.hash !== previous?.hash)
+    // Events say what happened on this page: a transfer this page's wallet prompt sent, and the
+    // session found paid at load (`replay`) apart from one paid while the page watched.
+    if (next.step === 'confirmInWallet') this.sentHere = true
+    if (!['loading', 'failed', ...paidSteps].includes(next.step)) this.sawUnpaid = true
+    if (this.sentHere && next.hash && next.hash !== previous?.hash)
       fire(new PaySessionFundingSentEvent({ hash: next.hash, explorerTxUrl: next.explorerTxUrl }))
     if (paidSteps.includes(next.step) && !this.paidFired) {
       this.paidFired = true
@@ -113,6 +121,7 @@ export class CheckoutController implements ReactiveController {
           amount: next.amount,
           tokenSymbol: next.session?.tokenSymbol,
           hash: next.hash,
+          replay: !this.sawUnpaid,
         }),
       )
     }
