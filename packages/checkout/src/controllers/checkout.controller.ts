@@ -131,6 +131,7 @@ export class CheckoutController implements ReactiveController {
           code: next.error.code,
           message: next.error.shortMessage,
           retryable: next.canRetry,
+          details: next.error.details,
         }),
       )
     this.host.requestUpdate()

@@ -10,6 +10,7 @@ import {
 } from '../chain/rpc.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
+import { chainUnavailable } from '../errors/chain.js'
 import { resolveSessionAssets } from '../registry/registry.js'
 import { isTransactionHash } from '../utils/isTransactionHash.js'
 import {
@@ -104,10 +105,7 @@ export async function checkPreviousPayment(
         return { kind: 'inFlight', reason: 'otwFunded', record }
     }
   } catch (error) {
-    throw new PaySessionError('CHAIN_UNAVAILABLE', {
-      details: (error as { shortMessage?: string })?.shortMessage ?? String(error),
-      cause: error,
-    })
+    throw chainUnavailable(config, network, error)
   }
 
   // 4. A wallet prompt that may still be open (another tab, or just before a reload). A record

@@ -13,6 +13,7 @@ import { getBlockNumber, getTokenBalance, sendTransaction } from '../chain/rpc.j
 import { waitForPaymentReceipt } from '../chain/waitForPaymentReceipt.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
+import { chainUnavailable } from '../errors/chain.js'
 import { walletError } from '../errors/wallet.js'
 import { resolveSessionAssets } from '../registry/registry.js'
 import { parseAmount } from '../utils/amounts.js'
@@ -100,10 +101,7 @@ export async function payWithWallet(
   }
 
   const client = getClient(wagmi, { chainId: network.chainId })
-  if (!client)
-    throw new PaySessionError('CHAIN_UNAVAILABLE', {
-      details: `${network.name} (${network.chainId}) is not in the wagmi config`,
-    })
+  if (!client) throw chainUnavailable(config, network)
   let balance: bigint
   let fromBlock: bigint
   try {
@@ -112,7 +110,7 @@ export async function payWithWallet(
       getBlockNumber(client),
     ])
   } catch (error) {
-    throw new PaySessionError('CHAIN_UNAVAILABLE', { cause: error })
+    throw chainUnavailable(config, network, error)
   }
   if (balance < amount)
     throw new PaySessionError('INSUFFICIENT_BALANCE', {
