@@ -5,6 +5,7 @@
 // homepage. Run after the build; `--keep <dir>` leaves the tarballs there (the registry round trip
 // publishes them).
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, posix } from 'node:path'
@@ -93,6 +94,24 @@ export function checkTarball(dir) {
       if (!files.has(resolved) && typeof map.sourcesContent?.[i] !== 'string')
         problems.push(`${file}: source ${source} is neither shipped nor inlined`)
     })
+  }
+
+  // The script-tag build: only this version's immutable folder, every file in its sri.json.
+  const cdn = [...files].filter((file) => file.startsWith('dist/cdn/'))
+  if (cdn.length > 0) {
+    const folder = `dist/cdn/${manifest.version}/`
+    for (const file of cdn)
+      if (!file.startsWith(folder)) problems.push(`${file} is outside ${folder}`)
+    const sri = files.has(`${folder}sri.json`)
+      ? JSON.parse(readFileSync(join(base, folder, 'sri.json'), 'utf8'))
+      : {}
+    for (const file of cdn.filter((f) => f.endsWith('.js'))) {
+      const hash = createHash('sha384')
+        .update(readFileSync(join(base, file)))
+        .digest('base64')
+      if (sri[file.slice(folder.length)] !== `sha384-${hash}`)
+        problems.push(`${folder}sri.json has no correct hash for ${file}`)
+    }
   }
 
   if (manifest.customElements) {

@@ -26,5 +26,7 @@ test('no reachable RPC for the session network: the dialog names it, the error e
     (e) => e.type === 'paysession-error' && e.detail.code === 'CHAIN_UNAVAILABLE',
   )
   expect(error?.detail.details).toContain(`The RPC ${unreachable} for LOCAL (chain id 31337)`)
-  expect(error?.detail.details).toContain('the rpcUrls property of <paysession-checkout>')
+  expect(error?.detail.details).toContain(
+    "rpcUrls: { 31337: 'https://…' } in createPaySessionConfig or on <paysession-checkout>",
+  )
 })

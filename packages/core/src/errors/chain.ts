@@ -17,13 +17,7 @@ export function chainUnavailable(
   const reason = (cause as { shortMessage?: string } | undefined)?.shortMessage
   return new PaySessionError('CHAIN_UNAVAILABLE', {
     shortMessage: `The ${name} network could not be reached. Please try again.`,
-    details: [
-      url
-        ? `The RPC ${url} for ${name} (chain id ${chainId}) did not answer${reason ? `: ${reason}` : '.'}`
-        : `No RPC is configured for ${name} (chain id ${chainId}).`,
-      `Set a reachable RPC URL for chain ${chainId}: createPaySessionConfig({ rpcUrls: { ${chainId}: 'https://…' } }),`,
-      `the rpcUrls property of <paysession-checkout>, or your own wagmiConfig's transports.`,
-    ].join(' '),
+    details: `${url ? `The RPC ${url}` : 'No RPC'} for ${name} (chain id ${chainId}) did not answer${reason ? `: ${reason}` : ''}. Set one: rpcUrls: { ${chainId}: 'https://…' } in createPaySessionConfig or on <paysession-checkout>, or your wagmiConfig's transports.`,
     ...(cause === undefined ? {} : { cause }),
   })
 }
