@@ -16,9 +16,10 @@ import { installWallet } from './wallet.js'
 // in Chromium against the sandbox; a Node script creates that session and captures it with
 // @paysession/server, installed the same way (ESM import and CommonJS require).
 const root = fileURLToPath(new URL('../../..', import.meta.url))
-const publicPackages = readdirSync(join(root, 'packages')).filter(
-  (name) => !JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8')).private,
-)
+const publicPackages = readdirSync(join(root, 'packages'))
+  .map((dir) => JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')))
+  .filter((manifest) => !manifest.private)
+  .map((manifest) => manifest.name as string)
 const readme = readFileSync(join(root, 'README.md'), 'utf8')
 const work = mkdtempSync(join(tmpdir(), 'paysession-registry-'))
 const app = join(work, 'app')
@@ -156,9 +157,12 @@ test('registry round trip: publish, npm install in a fresh app, typecheck, build
   const publishEnv = { NPM_CONFIG_USERCONFIG: npmrc, npm_config_registry: registryUrl }
   run(join(root, 'node_modules/.bin/changeset'), ['publish', '--no-git-tag'], root, publishEnv)
   const packument = (name: string) =>
-    JSON.parse(run('npm', ['view', `@paysession/${name}`, '--json'], work, publishEnv))
+    JSON.parse(run('npm', ['view', name, '--json'], work, publishEnv))
+  expect(publicPackages).toEqual(
+    expect.arrayContaining(['@paysession/core', '@paysession/checkout']),
+  )
   for (const name of publicPackages) expect(packument(name).version).toMatch(/^\d+\.\d+\.\d+/)
-  expect(packument('checkout').dependencies['@paysession/core']).toMatch(/^\^/)
+  expect(packument('@paysession/checkout').dependencies['@paysession/core']).toMatch(/^\^/)
 
   // 2. A fresh app outside the workspace: only @paysession/* comes from the local registry.
   cpSync(join(root, 'packages/checkout/test/registry-app'), app, { recursive: true })
