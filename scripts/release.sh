@@ -13,4 +13,5 @@ $PNPM -r typecheck
 $PNPM --filter @paysession/checkout run size
 $PNPM --filter @paysession/core --filter @paysession/server --filter @paysession/checkout run lint:package
 node scripts/check-packages.mjs
-node_modules/.bin/changeset publish "$@"
+# Through the pinned pnpm, so the `pnpm publish` that changesets runs finds pnpm on the PATH.
+$PNPM exec changeset publish "$@"

@@ -153,9 +153,16 @@ test('registry round trip: publish, npm install in a fresh app, typecheck, build
   const token = await startRegistry()
   const npmrc = join(work, 'publish.npmrc')
   const host = registryUrl.replace(/^http:/, '')
-  writeFileSync(npmrc, `registry=${registryUrl}\n${host}:_authToken=${token}\n`)
-  const publishEnv = { NPM_CONFIG_USERCONFIG: npmrc, npm_config_registry: registryUrl }
-  run(join(root, 'node_modules/.bin/changeset'), ['publish', '--no-git-tag'], root, publishEnv)
+  // Only the @paysession scope goes there (pnpm itself and the rest still come from npm's registry).
+  writeFileSync(npmrc, `@paysession:registry=${registryUrl}\n${host}:_authToken=${token}\n`)
+  const publishEnv = { NPM_CONFIG_USERCONFIG: npmrc }
+  // scripts/release.sh's last step, as it runs it (no git tags here).
+  run(
+    'node',
+    ['scripts/pnpm.mjs', 'exec', 'changeset', 'publish', '--no-git-tag'],
+    root,
+    publishEnv,
+  )
   const packument = (name: string) =>
     JSON.parse(run('npm', ['view', name, '--json'], work, publishEnv))
   expect(publicPackages).toEqual(
