@@ -11,7 +11,7 @@ sh scripts/setup.sh
 node_modules/.bin/biome check .
 $PNPM -r typecheck
 $PNPM --filter @paysession/checkout run size
-$PNPM --filter @paysession/core --filter @paysession/server --filter @paysession/checkout run lint:package
+$PNPM --filter @paysession/protocol --filter @paysession/core --filter @paysession/server --filter @paysession/checkout run lint:package
 node scripts/check-packages.mjs
 # Through the pinned pnpm, so the `pnpm publish` that changesets runs finds pnpm on the PATH.
 $PNPM exec changeset publish "$@"

@@ -11,7 +11,7 @@ node_modules/.bin/biome check .
 $PNPM -r typecheck
 $PNPM --filter @paysession/checkout run size
 $PNPM --filter @paysession/checkout run lint:package
-$PNPM --filter @paysession/core --filter @paysession/server run lint:package
+$PNPM --filter @paysession/protocol --filter @paysession/core --filter @paysession/server run lint:package
 node scripts/check-packages.mjs
 node_modules/.bin/vitest run
 sh scripts/ensure-chromium.sh
