@@ -203,7 +203,14 @@ test('registry round trip: publish, npm install in a fresh app, typecheck, build
     walk(tree.dependencies)
     return [...versions]
   }
-  for (const name of ['@paysession/core', 'lit', 'viem', '@wagmi/core', '@tanstack/query-core'])
+  for (const name of [
+    '@paysession/core',
+    '@paysession/protocol',
+    'lit',
+    'viem',
+    '@wagmi/core',
+    '@tanstack/query-core',
+  ])
     expect(copies(name), name).toHaveLength(1)
 
   // 3. Strict TypeScript, and the types resolve under node16 and node10 as well.

@@ -2,7 +2,7 @@
 const { createPaySessionClient, waitForCapture } = require('@paysession/server')
 
 const paysession = createPaySessionClient({
-  baseUrl: process.env.PAYSESSION_API_URL,
+  apiBase: process.env.PAYSESSION_API_URL,
   apiKey: process.env.PAYSESSION_API_KEY,
 })
 const id = process.argv[2]
