@@ -2,7 +2,8 @@
 // - the first file, which paints the button: at most 12 KB;
 // - everything loaded for a complete payment (the first file, the dialog chunk and their static
 //   imports, plus the largest locale catalog): at most 75 KB, target 55 KB;
-// - the single-file build (paysession-checkout.full.js, every catalog inside): at most 75 KB.
+// - the single-file build (paysession-checkout.full.js: every lazy part inside, the EIP-5792 and
+//   gasless code included): at most 100 KB.
 import { readdirSync, readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 
@@ -10,7 +11,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const dir = new URL(`../dist/cdn/${version}/`, import.meta.url)
 const entry = 'paysession-checkout.js'
 const full = 'paysession-checkout.full.js'
-const budgets = { first: 12 * 1024, payment: 75 * 1024, target: 55 * 1024 }
+const budgets = { first: 12 * 1024, payment: 75 * 1024, target: 55 * 1024, full: 100 * 1024 }
 
 const read = (file) => readFileSync(new URL(file, dir), 'utf8')
 const gzip = (file) => gzipSync(read(file), { level: 9 }).length
@@ -52,7 +53,7 @@ console.log(
   `\nfirst file (paints the button): ${kb(firstSize)} (budget ${kb(budgets.first)}): ${[...first].join(', ')}`,
 )
 const fullSize = gzip(full)
-console.log(`single file (${full}): ${kb(fullSize)} (budget ${kb(budgets.payment)})`)
+console.log(`single file (${full}): ${kb(fullSize)} (budget ${kb(budgets.full)})`)
 console.log(
   `complete payment: ${kb(paymentSize)} (budget ${kb(budgets.payment)}, target ${kb(budgets.target)}): ${[...payment].join(', ')} + largest catalog ${kb(locale)}`,
 )
@@ -63,7 +64,7 @@ if (firstSize > budgets.first)
 if (paymentSize > budgets.payment)
   failed =
     console.error(`✗ complete payment over budget by ${kb(paymentSize - budgets.payment)}`) ?? true
-if (fullSize > budgets.payment)
-  failed = console.error(`✗ single file over budget by ${kb(fullSize - budgets.payment)}`) ?? true
+if (fullSize > budgets.full)
+  failed = console.error(`✗ single file over budget by ${kb(fullSize - budgets.full)}`) ?? true
 if (failed) process.exit(1)
 console.log('✓ within budget')
