@@ -188,6 +188,7 @@ test('registry round trip: publish, npm install in a fresh app, typecheck, build
     'typescript@5.9.3',
     '@types/react@19',
     '@types/react-dom@19',
+    '@types/node@20', // @paysession/server's types name node:http, as any Node code's do
   ])
 
   // One copy of each shared package (npm deduplicated core, Lit, viem, wagmi).
