@@ -22,6 +22,10 @@ export type DemoOptions = {
   port?: number
   /** Passed to the in-process sandbox; its webhook URL is set to this server's /webhooks. */
   sandbox?: SandboxOptions
+  /** Also forward every verified webhook here (PAYSESSION_WEBHOOK_URL), signature included. */
+  forwardWebhooksTo?: string | undefined
+  /** Host names to answer to besides 127.0.0.1, localhost and [::1] (PAYSESSION_DEMO_HOSTS). */
+  hosts?: string[]
 }
 
 export type Demo = {
@@ -37,9 +41,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   try {
     // Every API-key call goes through @paysession/server, as a real merchant's would.
     const client = createPaySessionClient({ baseUrl: sandbox.apiUrl, apiKey: sandbox.apiKey })
-    const webhooks = createWebhookLog({ secret: sandbox.webhookSecret, client })
-    const tokens = Object.values(sandbox.tokens)
     const dataDir = options.sandbox?.dataDir
+    const webhooks = createWebhookLog({
+      secret: sandbox.webhookSecret,
+      client,
+      file: dataDir ? join(dataDir, 'demo-webhooks.jsonl') : undefined,
+      forwardTo: options.forwardWebhooksTo,
+    })
+    const tokens = Object.values(sandbox.tokens)
     let webhookUrl = ''
     const server = createDemoServer({
       client,
@@ -55,6 +64,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         tokens,
       },
       webhookUrl: () => webhookUrl,
+      forwardUrl: options.forwardWebhooksTo,
+      ...(options.hosts ? { hosts: options.hosts } : {}),
       paths: {
         assets: join(appRoot, 'public'),
         cdn: checkoutCdnDir(),
