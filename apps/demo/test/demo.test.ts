@@ -252,7 +252,7 @@ describe('payment, webhooks and captures', () => {
     expect(live.status).toBe('SUCCEEDED')
     expect(live.webhooks).toContain('SUCCEEDED')
     // Nothing is left to capture: the form gives way to what happened, live and on reload.
-    expect(live.closed).toContain('3.00</strong> refunded')
+    expect(live.closed).toContain('3.00 USDC</strong> refunded')
     expect(live.captures).toHaveLength(2)
     expect(live.captures[1]).toMatchObject({ status: 'CAPTURED', refundAmount: '3.00' })
     expect(page).toMatch(/<form [^>]*class="capture-form" hidden/)

@@ -140,7 +140,7 @@ export function closedFragment(data: ConsoleData): SafeHtml {
   const refunded = sumDecimals((s.captures ?? []).map((c) => c.refundAmount ?? '0'))
   const text =
     s.status === 'SUCCEEDED'
-      ? html`Settled: <strong>${groupDigits(s.capturedAmount ?? '0.00')} ${s.tokenSymbol ?? ''}</strong> captured, <strong>${groupDigits(refunded)}</strong> refunded to the customer. Nothing is left to capture.`
+      ? html`Settled: <strong>${groupDigits(s.capturedAmount ?? '0.00')} ${s.tokenSymbol ?? ''}</strong> captured, <strong>${groupDigits(refunded)} ${s.tokenSymbol ?? ''}</strong> refunded to the customer. Nothing is left to capture.`
       : s.status === 'CANCELED'
         ? html`Canceled: the session was not paid in time. There is nothing to capture.`
         : html`The session is in <code>ERROR</code>: a capture or refund transfer failed. Nothing more can be captured here.`

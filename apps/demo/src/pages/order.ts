@@ -60,7 +60,7 @@ export function orderStatusFragment(session: PaymentSession): SafeHtml {
     steps.findIndex((s) => s.status === session.status),
     session.captures?.length ? 3 : -1,
   )
-  return html`<div class="order-status ${failed ? 'is-failed' : ''}" data-status="${session.status}">
+  return html`<div class="order-status ${failed ? 'is-failed' : ''} ${session.status === 'SUCCEEDED' ? 'is-complete' : ''}" data-status="${session.status}">
   <h2>${title}</h2>
   <p class="muted">${text}</p>
   ${
