@@ -467,6 +467,7 @@ describe('the sandbox wallet on any page', () => {
   it('is served ready-configured at /sandbox-wallet.js', async () => {
     const res = await get('/sandbox-wallet.js')
     expect(res.status).toBe(200)
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
     expect(res.headers.get('content-type')).toContain('javascript')
     const text = await res.text()
     const line = /const defaults = (".*")\n/.exec(text)?.[1]

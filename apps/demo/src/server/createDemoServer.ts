@@ -244,6 +244,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
 
     if (pathname === '/') return send(res, 200, shopPage())
     if (pathname === '/sandbox-wallet.js') {
+      res.setHeader('access-control-allow-origin', '*')
       // The Sandbox Wallet with this sandbox's chain and customers built in, for any page.
       const source = readFileSync(join(options.paths.assets, 'sandbox-wallet.js'), 'utf8')
       const config = JSON.stringify(JSON.stringify(options.wallet))
@@ -261,6 +262,8 @@ export function createDemoServer(options: DemoServerOptions): Server {
       return serveFile(req, res, options.paths.assets, pathname.slice(8)) || notFound(res)
     }
     if (pathname.startsWith('/cdn/')) {
+      // Public code: a page on another origin may load it as a module (docs/demo.md).
+      res.setHeader('access-control-allow-origin', '*')
       return serveFile(req, res, options.paths.cdn, pathname.slice(5)) || notFound(res)
     }
     if (pathname.startsWith('/spa/assets/')) {
