@@ -2,7 +2,7 @@
 // docs/demo.md. Run: cd e2e && npx playwright test -c screenshots.config.ts
 import { fileURLToPath } from 'node:url'
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import { createOrder, env, waitForStatus } from '../support/demo.js'
+import { createOrder, env, payWithCli, waitForStatus } from '../support/demo.js'
 import {
   chooseToken,
   connect,
@@ -64,6 +64,9 @@ test('every demo page, 1280 and 390 px, light and dark', async ({ browser, page 
   await captureFromConsole(page, settled.id, '8.00', true)
   await waitForStatus(settled.id, 'SUCCEEDED')
   const waiting = await createOrder('notebook', 'script')
+  const paid = await createOrder('beanie', 'script')
+  await payWithCli(paid.id)
+  await waitForStatus(paid.id, 'FUNDED')
   const spa = await createOrder('tamper', 'spa')
 
   for (const variant of variants) {
@@ -88,6 +91,14 @@ test('every demo page, 1280 and 390 px, light and dark', async ({ browser, page 
     await save(p, 'spa', variant)
     await p.context().close()
   }
+
+  // An order paid and not yet captured: the timeline's current step.
+  const variant = { size: 'desktop', scheme: 'light' } as const
+  const p = await pageFor(browser, variant)
+  await p.goto(`${env.demo}/orders/${paid.id}`)
+  await expect(p.locator('.step-current')).toBeVisible()
+  await save(p, 'order-paid', variant)
+  await p.context().close()
 
   // The review step, themed with the shop's accent for each scheme.
   for (const variant of [

@@ -47,20 +47,22 @@ export function orderSummary(order: Order, product: Product): SafeHtml {
 /** `/checkout/:id`: the widget embedded the way most merchants would, with one script tag. */
 export function checkoutPage(options: CheckoutPageOptions): string {
   const { order, product } = options
-  const snippet = `<!-- 1. The checkout: the one script a merchant adds. -->
+  const snippet = `<!-- Sandbox only: a test wallet (real customers bring their own). A classic
+     script, first, so it announces itself before the checkout looks for wallets. -->
+<script src="/assets/sandbox-wallet.js" data-config='{"rpcUrl":"${options.wallet.rpcUrl}","chainId":${options.wallet.chainId},…}'></script>
+
+<!-- The checkout: the one script a merchant adds. -->
 <script type="module" src="/cdn/paysession-checkout.js"${options.integrity ? `\n        integrity="${options.integrity}" crossorigin="anonymous"` : ''}></script>
+
+<!-- This shop's own page script: the local chain's RPC for the widget,
+     and the "View your order" link once the widget fires paysession-paid. -->
+<script type="module" src="/assets/checkout.js"></script>
+
 <paysession-checkout
   session-id="${order.paymentSessionId}"
   session-token="<the token your server got at creation>"
   api-base="${options.apiBase}">
-</paysession-checkout>
-
-<!-- 2. Sandbox only: a test wallet (real customers bring their own). -->
-<script src="/assets/sandbox-wallet.js" data-config='{"rpcUrl":"${options.wallet.rpcUrl}","chainId":${options.wallet.chainId},…}'></script>
-
-<!-- 3. This shop's own page script: the local chain's RPC for the widget,
-     and the "View your order" link once the widget fires paysession-paid. -->
-<script type="module" src="/assets/checkout.js"></script>`
+</paysession-checkout>`
   return layout({
     title: 'Checkout',
     active: 'shop',
@@ -97,7 +99,7 @@ ${
 </div>
 <details class="card how">
   <summary>How this page embeds the checkout</summary>
-  <p>The merchant server created the payment session with its API key (<code>@paysession/server</code>) and rendered this page with the session's id and short-lived token. The page loads three scripts; only the first is the checkout, and it is all a merchant on a real network needs. The other two are the sandbox's test wallet and this shop's own few lines (<code>/assets/checkout.js</code>). No inline script: the page runs under a strict Content-Security-Policy.</p>
+  <p>The merchant server created the payment session with its API key (<code>@paysession/server</code>) and rendered this page with the session's id and short-lived token. The page loads three scripts, in this order: the sandbox's test wallet, the checkout, and this shop's own few lines (<code>/assets/checkout.js</code>). Only the checkout is needed on a real network. No inline script: the page runs under a strict Content-Security-Policy.</p>
   <pre><code>${snippet}</code></pre>
 </details>`,
   })
