@@ -54,7 +54,7 @@ test('the sandbox wallet on your own page: no data-config, paid once', async ({ 
   page.on('pageerror', (error) => errors.push(String(error)))
   await page.goto(pageUrl)
   expect(new URL(page.url()).origin).not.toBe(new URL(env.demo).origin)
-  await setupWallet(page, 4, 'autoapprove')
+  await setupWallet(page, 0, 'autoapprove')
   await connect(page)
   await chooseToken(page, 'USDC')
   await reviewPayButton(page).click()
