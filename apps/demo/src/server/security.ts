@@ -71,9 +71,9 @@ export function createSecurity(options: SecurityOptions): Security {
       const site = req.headers['sec-fetch-site']
       if (site !== undefined && site !== 'same-origin') return `Sec-Fetch-Site is ${site}`
       const origin = req.headers.origin
-      if (origin !== undefined && origin !== `http://${req.headers.host}`) {
-        return `Origin ${origin} is not this site`
-      }
+      // https too: behind a TLS-terminating proxy (PAYSESSION_DEMO_HOSTS) the page is https.
+      const self = [`http://${req.headers.host}`, `https://${req.headers.host}`]
+      if (origin !== undefined && !self.includes(origin)) return `Origin ${origin} is not this site`
       return undefined
     },
     tokenValid(given) {
