@@ -34,8 +34,7 @@ test.describe('phone, 390×844', () => {
       expect(Math.abs(box.y + box.height / 2 - (brand.y + brand.height / 2))).toBeLessThan(4)
       expect(box.height).toBeLessThan(48)
     }
-    // "Merchant console" says "Console" on a phone, for readers and screen readers alike.
-    expect(await page.locator('.site-header nav a').nth(1).innerText()).toBe('Console')
+    // "Merchant console" says "Console" on a phone (the hidden half is out of the name too).
     await expect(page.getByRole('link', { name: 'Console', exact: true })).toBeVisible()
     const pay = (await payButton(page).boundingBox())!
     expect(pay.y + pay.height).toBeLessThanOrEqual(844)
