@@ -516,6 +516,14 @@ describe('webhook log', () => {
       await waitFor(() => second.entries.length === 2)
       const third = createWebhookLog({ secret: 'whsec_test', client, file })
       expect(third.entries).toHaveLength(2)
+
+      // Past twice the 500 kept entries the file is rewritten (temp file + rename) to the newest.
+      for (let i = 0; i < 1000; i++) await third.handler(forged())
+      await waitFor(() => readFileSync(file, 'utf8').split('\n').length <= 502)
+      expect(existsSync(`${file}.tmp`)).toBe(false)
+      const fourth = createWebhookLog({ secret: 'whsec_test', client, file })
+      expect(fourth.entries).toHaveLength(500)
+      expect(fourth.entries).toEqual(third.entries)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

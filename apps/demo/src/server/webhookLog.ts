@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import {
   appendFileSync,
   closeSync,
@@ -30,6 +31,8 @@ export type WebhookLogEntry = {
   reason?: string
   /** For accepted events: the status the service reports when we asked back (confirmStatus). */
   confirmedStatus?: string
+  /** Identifies the entry in the log's file (a later line for the same entry replaces it). */
+  logId?: string
   /** With forwarding on: the HTTP status the forward URL answered, or `failed` after the retries. */
   forwarded?: number | 'failed'
 }
@@ -41,7 +44,8 @@ export type WebhookLog = {
 
 const maxEntries = 500
 
-const keyOf = (entry: WebhookLogEntry) => `${entry.receivedAt} ${entry.id} ${entry.outcome}`
+const keyOf = (entry: WebhookLogEntry) =>
+  entry.logId ?? `${entry.receivedAt} ${entry.id} ${entry.outcome}`
 
 /**
  * Entries from an append-only JSONL file, newest first. A later line for the same entry (its
@@ -141,6 +145,7 @@ export function createWebhookLog(options: {
   const entries: WebhookLogEntry[] = options.file ? load(options.file) : []
   const file = options.file ? createLogFile(options.file, entries) : undefined
   const add = (entry: WebhookLogEntry) => {
+    entry.logId = randomUUID()
     entries.unshift(entry)
     entries.length = Math.min(entries.length, maxEntries)
     try {
