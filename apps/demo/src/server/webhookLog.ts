@@ -29,7 +29,10 @@ export type WebhookLogEntry = {
   verified: boolean
   /** For rejections: the handler's reason (SIGNATURE_MISMATCH, STALE_TIMESTAMP …). */
   reason?: string
-  /** For accepted events: the status the service reports when we asked back (confirmStatus). */
+  /**
+   * For accepted events: the status the service reports when we asked back (confirmStatus),
+   * or `unconfirmed` when no credential may read the session any more (token expired).
+   */
   confirmedStatus?: string
   /** Identifies the entry in the log's file (a later line for the same entry replaces it). */
   logId?: string
@@ -136,6 +139,8 @@ async function forward(
 export function createWebhookLog(options: {
   secret: string
   client: PaySessionClient
+  /** The session token stored with the order: section 5's credential for reading a session. */
+  sessionTokenOf?: (paymentSessionId: string) => string | undefined
   onPaid?: (paymentSessionId: string) => void
   /** JSONL file for the log (demo-webhooks.jsonl in the data folder). Without it: memory only. */
   file?: string | undefined
@@ -174,7 +179,8 @@ export function createWebhookLog(options: {
     secret: options.secret,
     async onEvent(event, { request }) {
       // The spec shows no signing by the real service: ask it back before acting.
-      const { status, paid } = await confirmStatus(options.client, event)
+      const sessionToken = options.sessionTokenOf?.(event.paymentSessionId)
+      const { status, paid } = await confirmStatus(options.client, event, { sessionToken })
       if (paid) options.onPaid?.(event.paymentSessionId)
       const entry: WebhookLogEntry = {
         receivedAt: new Date().toISOString(),
@@ -184,7 +190,7 @@ export function createWebhookLog(options: {
         outcome: 'accepted',
         httpStatus: 200,
         verified: event.verified,
-        confirmedStatus: status,
+        confirmedStatus: status ?? 'unconfirmed',
       }
       add(entry)
       const { forwardTo } = options

@@ -1,5 +1,5 @@
 import { parseSessionStatus } from '../client/parse.js'
-import { PaySessionError } from '../errors/PaySessionError.js'
+import { merchantError } from '../errors/index.js'
 import { createMemoryDedupeStore, type WebhookDedupeStore } from './dedupe.js'
 import { signatureHeader, verifyWebhookSignature } from './signature.js'
 import type { PaymentStatusUpdateEvent, WebhookRejection, WebhookRejectionReason } from './types.js'
@@ -181,8 +181,9 @@ async function readBody(request: Request, maxBodyBytes: number): Promise<Uint8Ar
  * const handler = createWebhookHandler({
  *   secret: process.env.PAYSESSION_WEBHOOK_SECRET,
  *   async onEvent(event) {
- *     const { paid } = await confirmStatus(client, event)
- *     if (paid) await orders.markPaid(event.paymentSessionId)
+ *     const order = await orders.bySession(event.paymentSessionId)
+ *     const { paid } = await confirmStatus(client, event, { sessionToken: order.sessionToken })
+ *     if (paid) await orders.markPaid(order.id)
  *   },
  * })
  * http.createServer(toNodeListener(handler)).listen(8080)
@@ -195,7 +196,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     throw new TypeError('createWebhookHandler: onEvent is required.')
   if (options.insecureNoSignature === true) {
     if (secret !== undefined) {
-      throw new PaySessionError('INVALID_CONFIG', {
+      throw merchantError('INVALID_CONFIG', {
         shortMessage:
           'The webhook handler got both a secret and insecureNoSignature: true. Pass one of them.',
         docsPath: 'docs/server.md#webhook-snippet',
@@ -204,7 +205,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   } else if (typeof secret !== 'string' || secret === '') {
     // Typically process.env.PAYSESSION_WEBHOOK_SECRET is unset: refuse to start rather than
     // accept forged status updates.
-    throw new PaySessionError('INVALID_CONFIG', {
+    throw merchantError('INVALID_CONFIG', {
       shortMessage:
         'The webhook handler needs the secret the service signs with (e.g. PAYSESSION_WEBHOOK_SECRET). Set it, or pass insecureNoSignature: true to accept unsigned updates.',
       details: `secret is ${secret === '' ? 'an empty string' : typeof secret}.`,
