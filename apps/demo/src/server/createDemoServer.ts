@@ -37,6 +37,11 @@ export type DemoServerOptions = {
   apiBase: string
   wallet: WalletConfig
   treasury: string
+  /**
+   * The gasless relay (`createRelayHandler`), mounted at /relay: the merchant's relayer submits
+   * customers' EIP-3009 authorizations and pays their gas. Without it the widget offers none.
+   */
+  relay?: ((request: Request) => Promise<Response>) | undefined
   /** Where the sandbox posts status updates (shown in the console). */
   webhookUrl: () => string
   /** Where verified webhooks are forwarded too (PAYSESSION_WEBHOOK_URL), if anywhere. */
@@ -79,6 +84,8 @@ function message(error: unknown): string {
 export function createDemoServer(options: DemoServerOptions): Server {
   const { client, orders } = options
   const onWebhook = toNodeListener(options.webhooks.handler)
+  const onRelay = options.relay && toNodeListener(options.relay)
+  const relayUrl = onRelay ? '/relay' : undefined
   let port = 0
   const security = createSecurity({
     port: () => port,
@@ -231,6 +238,8 @@ export function createDemoServer(options: DemoServerOptions): Server {
     for (const [name, value] of Object.entries(security.headers())) res.setHeader(name, value)
     // The service calls /webhooks from its own servers: the signature is its proof, not an origin.
     if (pathname === '/webhooks') return onWebhook(req, res)
+    // The relay answers its own CORS, and a customer's signed authorization is its proof.
+    if (pathname === '/relay' && onRelay) return onRelay(req, res)
     if (method !== 'GET' && method !== 'HEAD') {
       const refused = security.crossSite(req)
       if (refused) return forbidden(res, refused)
@@ -320,6 +329,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
           order,
           product,
           apiBase: options.apiBase,
+          relayUrl,
           wallet: options.wallet,
           cdnAvailable: existsSync(join(options.paths.cdn, 'paysession-checkout.js')),
           integrity: readIntegrity(options.paths.cdn),
@@ -335,6 +345,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
         paymentSessionId: order.paymentSessionId,
         sessionToken: order.sessionToken,
         apiBase: options.apiBase,
+        relayUrl,
         chain: { id: options.wallet.chainId, rpcUrl: options.wallet.rpcUrl },
         product: {
           name: product.name,

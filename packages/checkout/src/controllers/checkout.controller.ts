@@ -31,6 +31,10 @@ export class CheckoutController implements ReactiveController {
   changingToken = false
   /** UI-only: the text last copied, for the "Copied" feedback. */
   copied: string | undefined
+  /** The manual payment's view, loaded when it is first shown. */
+  manual: typeof import('../components/checkout/checkout.manual.js') | undefined
+  /** The gasless button's code, loaded when the merchant set `relay-url`. */
+  gasless: typeof import('../gasless/gasless.js') | undefined
   private unsubscribe: (() => void) | undefined
   private paidFired = false
 
@@ -46,6 +50,19 @@ export class CheckoutController implements ReactiveController {
   hostDisconnected() {
     this.stop()
   }
+
+  /**
+   * The manual payment's and the no-wallet views (QR codes, wallet links): loaded on first use,
+   * then re-rendered. Returns them once loaded.
+   */
+  loadManual() {
+    this.manualLoading ??= import('../components/checkout/checkout.manual.js').then((manual) => {
+      this.manual = manual
+      this.host.requestUpdate()
+    })
+    return this.manual
+  }
+  private manualLoading: Promise<void> | undefined
 
   /** Starts over, for a new session id or token. */
   restart() {
@@ -72,7 +89,13 @@ export class CheckoutController implements ReactiveController {
       sessionId,
       sessionToken,
       locale: h.resolvedLocale,
+      relayUrl: h.relayUrl,
     })
+    if (h.relayUrl)
+      void import('../gasless/gasless.js').then((gasless) => {
+        this.gasless = gasless
+        h.requestUpdate()
+      })
     this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
     this.onState(this.checkout.getState())
   }
@@ -87,6 +110,7 @@ export class CheckoutController implements ReactiveController {
   private onState(next: CheckoutState) {
     const previous = this.state
     this.state = next
+
     const fire = (event: Event) => this.host.dispatchEvent(event)
     if (next.step !== previous?.step)
       fire(new PaySessionStepChangeEvent({ step: next.step, previousStep: previous?.step }))
