@@ -12,10 +12,11 @@ import { createWebhookLog, type WebhookLog } from './server/webhookLog.js'
 
 export const appRoot = fileURLToPath(new URL('..', import.meta.url))
 
-/** packages/checkout/dist/cdn, found through the workspace dependency. */
+/** packages/checkout/dist/cdn/<version>, found through the workspace dependency. */
 export function checkoutCdnDir(): string {
-  const pkg = createRequire(import.meta.url).resolve('@paysession/checkout/package.json')
-  return join(dirname(pkg), 'dist', 'cdn')
+  const require = createRequire(import.meta.url)
+  const pkg = require.resolve('@paysession/checkout/package.json')
+  return join(dirname(pkg), 'dist', 'cdn', require(pkg).version)
 }
 
 export type DemoOptions = {
@@ -23,6 +24,10 @@ export type DemoOptions = {
   port?: number
   /** Passed to the in-process sandbox; its webhook URL is set to this server's /webhooks. */
   sandbox?: SandboxOptions
+  /** Also forward every verified webhook here (PAYSESSION_WEBHOOK_URL), signature included. */
+  forwardWebhooksTo?: string | undefined
+  /** Host names to answer to besides 127.0.0.1, localhost and [::1] (PAYSESSION_DEMO_HOSTS). */
+  hosts?: string[]
 }
 
 export type Demo = {
@@ -44,6 +49,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       secret: sandbox.webhookSecret,
       client,
       sessionTokenOf: (id) => orders.get(id)?.sessionToken,
+      file: dataDir ? join(dataDir, 'demo-webhooks.jsonl') : undefined,
+      forwardTo: options.forwardWebhooksTo,
     })
     const tokens = Object.values(sandbox.tokens)
     let webhookUrl = ''
@@ -75,6 +82,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         safe: sandbox.accounts.safe,
       },
       webhookUrl: () => webhookUrl,
+      forwardUrl: options.forwardWebhooksTo,
+      ...(options.hosts ? { hosts: options.hosts } : {}),
       paths: {
         assets: join(appRoot, 'public'),
         cdn: checkoutCdnDir(),
