@@ -34,6 +34,8 @@ export default async function globalSetup() {
     quiet: true,
     // Shorter than the session token's hour, so an expired (CANCELED) session is still readable.
     fundingWindowSeconds: 1800,
+    // Amounts at the tokens' full precision (6 decimals), to show they are never rounded.
+    amountDecimals: 6,
   })
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')

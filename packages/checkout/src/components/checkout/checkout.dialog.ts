@@ -1,6 +1,7 @@
 import {
   type CheckoutState,
   type CheckoutToken,
+  formatDecimal,
   type PaySessionError,
   parseAmount,
   resolveSessionAssets,
@@ -10,7 +11,7 @@ import { CheckoutController } from '../../controllers/checkout.controller.js'
 import type { ButtonStrings } from '../../i18n/button.js'
 import { loadCatalog } from '../../i18n/catalogs.js'
 import type { Catalog } from '../../i18n/en.js'
-import { format, formatMoney } from '../../i18n/localize.js'
+import { format, formatMoney, formatTokenAmount } from '../../i18n/localize.js'
 import { eip681Transfer, qrPath } from '../../qr/eip681.js'
 import type { PaySessionCheckout } from './checkout.component.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
@@ -84,9 +85,11 @@ const money = ({ host, state }: View) =>
   )
 
 const tokenAmount = ({ host, state }: View, symbol?: string) =>
-  `${new Intl.NumberFormat(host.resolvedLocale, { minimumFractionDigits: 2 }).format(
-    +(state.amount ?? state.session?.amount ?? 0),
-  )} ${symbol ?? ''}`.trim()
+  formatTokenAmount(state.amount ?? state.session?.amount ?? '', symbol, host.resolvedLocale)
+
+/** `0x91A1 2B61 30c0 …`: the whole address in groups of four, read without losing one's place. */
+const grouped = (address: string) =>
+  /^0x[0-9a-fA-F]{40}$/.test(address) ? `0x ${address.slice(2).match(/.{4}/g)!.join(' ')}` : address
 
 function copyButton(view: View, text: string) {
   const { ctl, t } = view
@@ -215,7 +218,7 @@ function review(view: View) {
       <dt>${t.network}</dt>
       <dd>${state.network?.name ?? state.session?.network}</dd>
       <dt>${t.to}</dt>
-      <dd><code title=${to}>${short(to)}</code>${copyButton(view, to)}</dd>
+      <dd class="address"><code part="address" title=${to}>${grouped(to)}</code>${copyButton(view, to)}</dd>
       ${state.account ? html`<dt>${t.from}</dt><dd><code>${short(state.account)}</code></dd>` : nothing}
     </dl>
     <div class="actions">
@@ -274,8 +277,13 @@ function manual(view: View) {
     <p part="notice" class="center">
       <span class="spinner"></span>${t.manualWaiting}
       ${
-        session?.receivedAmount && +session.receivedAmount > 0
-          ? html`<br />${format(t.received, { amount: session.receivedAmount, token: symbol })}`
+        session?.receivedAmount && /[1-9]/.test(session.receivedAmount)
+          ? html`<br />${format(t.received, {
+              amount: formatDecimal(session.receivedAmount, host.resolvedLocale, {
+                minimumFractionDigits: 2,
+              }),
+              token: symbol,
+            })}`
           : nothing
       }
     </p>
