@@ -95,13 +95,8 @@ export {
 } from '../registry/registry.js'
 export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
 export { stablecoinAbi } from '../utils/abi.js'
-export {
-  type FormatDecimalOptions,
-  formatAmount,
-  formatDecimal,
-  parseAmount,
-  toDecimalString,
-} from '../utils/amounts.js'
+export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
+export { type FormatDecimalOptions, formatDecimal } from '../utils/formatDecimal.js'
 export {
   clearPaymentRecord,
   type PaymentRecord,

@@ -12,10 +12,5 @@ export {
   restrictRegistry,
 } from '../registry/registry.js'
 export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
-export {
-  type FormatDecimalOptions,
-  formatAmount,
-  formatDecimal,
-  parseAmount,
-  toDecimalString,
-} from '../utils/amounts.js'
+export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
+export { type FormatDecimalOptions, formatDecimal } from '../utils/formatDecimal.js'
