@@ -151,6 +151,27 @@ export function createSession(ctx: Context, body: Record<string, unknown>) {
   })
 }
 
+/**
+ * Extension: a session token for the merchant to hand its page again. The current token while it
+ * has more than half its lifetime left (so pages that renew at once agree on one), else a new
+ * one, which replaces it. The session itself is unchanged.
+ */
+export function renewSessionToken(ctx: Context, s: SessionRow) {
+  const now = ctx.clock.now()
+  const ttl = ctx.options.tokenTtlSeconds * 1000
+  if (s.token_expires_at - now <= ttl / 2)
+    ctx.db.sessions.update(s.id, {
+      token: `pst_${randomBytes(24).toString('hex')}`,
+      token_expires_at: now + ttl,
+    })
+  const fresh = ctx.db.sessions.get(s.id)!
+  return {
+    paymentSessionId: fresh.id,
+    paymentSessionToken: fresh.token,
+    paymentSessionTokenExpiresAt: iso(fresh.token_expires_at),
+  }
+}
+
 /** The amount a session needs, in token base units. */
 export const amountUnits = (s: SessionRow) => toUnits(s.amount, TOKEN_DECIMALS)!
 
