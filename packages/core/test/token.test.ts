@@ -27,7 +27,8 @@ const tokenLifetime = 3600
 async function renewToken(sessionId: string) {
   const response = await fetch(`${sb.apiUrl}/api/v1/payment-sessions/${sessionId}/session-token`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${sb.apiKey}` },
+    headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' },
+    body: '{}',
   })
   expect(response.status).toBe(200)
   const body = (await response.json()) as { paymentSessionToken: string }

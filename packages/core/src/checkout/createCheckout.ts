@@ -3,6 +3,7 @@ import type { Hex } from 'viem'
 import { checkPreviousPayment, type PreviousPayment } from '../actions/checkPreviousPayment.js'
 import { connectWallet } from '../actions/connectWallet.js'
 import { disconnectWallet } from '../actions/disconnectWallet.js'
+import { getOneTimeWalletFunding } from '../actions/getOneTimeWalletFunding.js'
 import { getSession } from '../actions/getSession.js'
 import { getStablecoinBalances } from '../actions/getStablecoinBalances.js'
 import { getWallets, watchWallets } from '../actions/getWallets.js'
@@ -22,12 +23,19 @@ import {
   readPaymentRecord,
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
+import { readSessionFacts, type SessionFacts, writeSessionFacts } from '../utils/sessionFacts.js'
 import { isSettled } from '../utils/status.js'
 import type { Checkout, CheckoutListener, CheckoutState, CheckoutStep } from './types.js'
 
 export type CreateCheckoutParameters = {
   sessionId: string
   sessionToken: string
+  /**
+   * Asked for a fresh session token when the service refuses the current one (expired or not
+   * valid), e.g. from your server. Resolve to undefined when there is none: the checkout then
+   * follows the payment on chain. An expired token never shows as an expired payment.
+   */
+  getSessionToken?: (() => Promise<string | undefined> | string | undefined) | undefined
   /** Locale for formatted balances. */
   locale?: string | undefined
   /** See `checkPreviousPayment`. */
@@ -52,7 +60,7 @@ const inFlightSteps: CheckoutStep[] = [
 /**
  * The checkout state machine a UI renders: loading → chooseWallet → connecting → chooseToken →
  * review → confirmInWallet → submitted → confirming → waitingForService → paid → completed, plus
- * expired, failed and manual. Subscribe for state; call the methods on user actions.
+ * expired, failed, manual and untracked. Subscribe for state; call the methods on user actions.
  * @example
  * const checkout = createCheckout(config, { sessionId, sessionToken })
  * checkout.subscribe((state) => render(state))
@@ -61,7 +69,8 @@ export function createCheckout(
   config: PaySessionConfig,
   parameters: CreateCheckoutParameters,
 ): Checkout {
-  const { sessionId, sessionToken, locale, staleAfter } = parameters
+  const { sessionId, getSessionToken, locale, staleAfter } = parameters
+  let sessionToken = parameters.sessionToken
   const wagmi = config.wagmiConfig
   const listeners = new Set<CheckoutListener>()
   let state: CheckoutState = {
@@ -108,13 +117,97 @@ export function createCheckout(
     assets?.network.explorerUrl ? `${assets.network.explorerUrl}/tx/${hash}` : undefined
   const asError = (error: unknown) =>
     error instanceof PaySessionError ? error : new PaySessionError('WALLET_ERROR', { cause: error })
-  /** An error that ends this attempt: an expired session or token ends the checkout for good. */
-  const fail = (error: PaySessionError, canRetry: boolean) =>
-    EXPIRY_CODES.includes(error.code)
-      ? set({ step: 'expired', error, canRetry: false })
-      : set({ step: 'failed', error, canRetry })
+  /**
+   * An error that ends this attempt: an expired session ends the checkout for good; a refused
+   * token only ends what the service tells this page (see `untrack`).
+   */
+  const fail = (error: PaySessionError, canRetry: boolean) => {
+    if (error.code === 'SESSION_EXPIRED') return set({ step: 'expired', error, canRetry: false })
+    if (isTokenRefused(error)) return untrack(error)
+    set({ step: 'failed', error, canRetry })
+  }
+
+  let renewing: Promise<string | undefined> | undefined
+  /** A fresh token from the page (one request at a time), or undefined when it has none. */
+  function renewToken(refused: string): Promise<string | undefined> {
+    if (sessionToken !== refused) return Promise.resolve(sessionToken)
+    renewing ??= Promise.resolve()
+      .then(getSessionToken)
+      .then(
+        (token) => {
+          if (typeof token !== 'string' || !token || token === refused) return undefined
+          sessionToken = token
+          return token
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        renewing = undefined
+      })
+    return renewing
+  }
+
+  /** A service call with the current token, and once more with a fresh one if it is refused. */
+  async function withToken<T>(call: (token: string) => Promise<T>): Promise<T> {
+    const token = sessionToken
+    try {
+      return await call(token)
+    } catch (error) {
+      if (!isTokenRefused(error)) throw error
+      const fresh = await renewToken(token)
+      if (!fresh) throw error
+      return call(fresh)
+    }
+  }
+
+  /**
+   * The service refuses this page's token and no fresh one came: this page can no longer follow
+   * the session there. It says so (never "expired": the session may well be payable or paid),
+   * and reads the one-time wallet on chain until it holds the amount or the funding window ends.
+   * A token refused before anything was known is a link that is not valid.
+   */
+  function untrack(error: PaySessionError) {
+    stopWatching?.()
+    stopWatching = undefined
+    lastAction = 'load'
+    const facts = state.session ?? readSessionFacts(config.storage, sessionId)
+    if (!facts && error.code !== 'SESSION_TOKEN_EXPIRED')
+      return set({ step: 'failed', error, canRetry: !!getSessionToken })
+    // A customer paying by hand keeps the address; the chain is followed behind it.
+    if (state.step !== 'manual')
+      set({ step: 'untracked', error, canRetry: !!getSessionToken, amount: facts?.amount })
+    if (facts) void followOnChain(facts)
+  }
+
+  let followingChain = false
+  async function followOnChain(facts: SessionFacts) {
+    if (followingChain) return
+    followingChain = true
+    const deadline =
+      Date.parse(facts.expiresAt ?? '') || Date.parse(facts.createdAt ?? '') + FUNDING_WINDOW
+    try {
+      while (!destroyed && (state.step === 'untracked' || state.step === 'manual')) {
+        const funding = await getOneTimeWalletFunding(config, { session: facts }).catch(
+          () => undefined,
+        )
+        if (destroyed || (state.step !== 'untracked' && state.step !== 'manual')) return
+        if (funding?.received) return set({ step: 'paid', error: undefined, canRetry: false })
+        // Unfunded when the window closes: the spec cancels the session then.
+        if (funding && Date.now() > deadline)
+          return set({
+            step: 'expired',
+            error: new PaySessionError('SESSION_EXPIRED'),
+            canRetry: false,
+          })
+        await sleep(config.polling.idleInterval, following.signal)
+      }
+    } finally {
+      followingChain = false
+    }
+  }
 
   function onSession(session: PaymentSession) {
+    writeSessionFacts(config.storage, session)
     set({ session, amount: session.amount })
     const step = statusSteps[session.status]
     if (!step) return
@@ -132,16 +225,28 @@ export function createCheckout(
   }
 
   function watch() {
-    stopWatching ??= watchSession(config, {
+    if (stopWatching) return
+    const token = sessionToken
+    // A query a stopped watcher left in error would stop the new watcher at its first result.
+    config.queryClient.removeQueries({
+      queryKey: sessionQueryKey(sessionId),
+      predicate: (query) => query.state.status === 'error',
+    })
+    stopWatching = watchSession(config, {
       sessionId,
-      sessionToken,
+      sessionToken: token,
       isActive: () => busy || inFlightSteps.includes(state.step),
       onChange: onSession,
       onError: (error, final) => {
         if (!final || settled()) return
         stopWatching = undefined
-        fail(error, true)
         lastAction = 'load'
+        if (!isTokenRefused(error)) return fail(error, true)
+        void renewToken(token).then((fresh) => {
+          if (destroyed || settled()) return
+          if (fresh) watch()
+          else untrack(error)
+        })
       },
     })
   }
@@ -150,7 +255,9 @@ export function createCheckout(
     lastAction = 'load'
     set({ step: 'loading', error: undefined, canRetry: false })
     try {
-      const session = await getSession(config, { sessionId, sessionToken })
+      const session = await withToken((token) =>
+        getSession(config, { sessionId, sessionToken: token }),
+      )
       onSession(session)
       if (settled()) return
       assets = resolveSessionAssets(config.registry, session)
@@ -188,7 +295,9 @@ export function createCheckout(
     })
     if (hash) {
       // Idempotent: the service may not have heard of it if the page closed right after sending.
-      reportFunding(config, { sessionId, sessionToken, hash }).catch(() => {})
+      withToken((token) => reportFunding(config, { sessionId, sessionToken: token, hash })).catch(
+        () => {},
+      )
       if (previous.reason === 'hashPending') void followHash(hash, previous.record)
     }
   }
@@ -199,7 +308,9 @@ export function createCheckout(
    * service that ignores `wait`, or fails, leaves it to polling.
    */
   async function askServiceToSettle(hash: Hex) {
-    await reportFunding(config, { sessionId, sessionToken, hash, wait: true }).catch(() => {})
+    await withToken((token) =>
+      reportFunding(config, { sessionId, sessionToken: token, hash, wait: true }),
+    ).catch(() => {})
     if (!destroyed)
       void config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(sessionId) })
   }
@@ -344,7 +455,9 @@ export function createCheckout(
     set({ step: 'confirmInWallet', error: undefined, canRetry: false })
     try {
       // Never twice: the freshest status and the chain decide before any prompt opens.
-      const session = await getSession(config, { sessionId, sessionToken })
+      const session = await withToken((token) =>
+        getSession(config, { sessionId, sessionToken: token }),
+      )
       onSession(session)
       if (settled()) return
       const previous = await checkPreviousPayment(config, { session, staleAfter })
@@ -371,7 +484,7 @@ export function createCheckout(
   }
 
   function onPayError(error: PaySessionError) {
-    if (EXPIRY_CODES.includes(error.code)) return fail(error, false)
+    if (error.code === 'SESSION_EXPIRED' || isTokenRefused(error)) return fail(error, false)
     switch (error.code) {
       case 'USER_REJECTED':
       case 'WRONG_NETWORK':
@@ -452,7 +565,22 @@ export function createCheckout(
   }
 }
 
-const EXPIRY_CODES: PaySessionError['code'][] = ['SESSION_TOKEN_EXPIRED', 'SESSION_EXPIRED']
+/** The spec's funding window, for a session that does not say when its window ends. */
+const FUNDING_WINDOW = 24 * 3600_000
+
+/** The service refused the session token: expired, or not (or no longer) valid. */
+const isTokenRefused = (error: unknown): boolean =>
+  isPaySessionError(error, 'SESSION_TOKEN_EXPIRED', 'UNAUTHORIZED')
+
+function sleep(ms: number, signal: AbortSignal) {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
+}
 
 function isRetryable(error: unknown) {
   return (

@@ -19,6 +19,12 @@ export type CheckoutStep =
   | 'expired'
   | 'failed'
   | 'manual'
+  /**
+   * The service refuses this page's session token and no fresh one came: the page cannot follow
+   * the session there any more. Not an expiry: a payment already sent still reaches the merchant,
+   * and the checkout watches the one-time wallet on chain (then `paid`).
+   */
+  | 'untracked'
 
 export type CheckoutToken = {
   symbol: string

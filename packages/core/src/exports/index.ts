@@ -12,6 +12,11 @@ export {
 } from '../actions/connectWallet.js'
 export { disconnectWallet } from '../actions/disconnectWallet.js'
 export {
+  type GetOneTimeWalletFundingParameters,
+  type GetOneTimeWalletFundingReturnType,
+  getOneTimeWalletFunding,
+} from '../actions/getOneTimeWalletFunding.js'
+export {
   type GetSessionErrorType,
   type GetSessionParameters,
   type GetSessionReturnType,
@@ -103,5 +108,10 @@ export {
   readPaymentRecord,
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
+export {
+  readSessionFacts,
+  type SessionFacts,
+  writeSessionFacts,
+} from '../utils/sessionFacts.js'
 export { isPaidStatus, isSettled, isTerminalStatus } from '../utils/status.js'
 export { createMemoryStorage, getDefaultStorage, type PaySessionStorage } from '../utils/storage.js'
