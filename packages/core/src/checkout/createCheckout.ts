@@ -1,6 +1,10 @@
 import { getClient, getConnection, reconnect, watchConnection } from '@wagmi/core'
 import type { Hex } from 'viem'
-import { checkPreviousPayment, type PreviousPayment } from '../actions/checkPreviousPayment.js'
+import {
+  checkPreviousPayment,
+  defaultStaleAfter,
+  type PreviousPayment,
+} from '../actions/checkPreviousPayment.js'
 import { connectWallet } from '../actions/connectWallet.js'
 import { disconnectWallet } from '../actions/disconnectWallet.js'
 import { getOneTimeWalletFunding } from '../actions/getOneTimeWalletFunding.js'
@@ -266,32 +270,30 @@ export function createCheckout(
       const previous = await checkPreviousPayment(config, { session, staleAfter })
       if (settled()) return
       if (previous.kind !== 'none') return resume(previous)
-      if (getConnection(wagmi).status === 'disconnected') await reconnect(wagmi).catch(() => {})
-      if (getConnection(wagmi).status === 'connected') await loadTokens()
-      else set({ step: 'chooseWallet' })
+      await offerPayment()
     } catch (error) {
       if (settled()) return
       fail(asError(error), isRetryable(error))
     }
   }
 
-  function resume(previous: PreviousPayment) {
+  /** Nothing in flight: the wallet choice, or the token choice for a connected wallet. */
+  async function offerPayment() {
+    if (getConnection(wagmi).status === 'disconnected') await reconnect(wagmi).catch(() => {})
+    if (getConnection(wagmi).status === 'connected') await loadTokens()
+    else set({ step: 'chooseWallet' })
+  }
+
+  function resume(previous: PreviousPayment): Promise<void> | void {
     if (previous.kind !== 'inFlight') return
     const hash = previous.hash
     if (hash) set({ hash, explorerTxUrl: explorerTxUrl(hash) })
-    if (previous.reason === 'prompting') {
-      set({
-        step: 'waitingForService',
-        error: new PaySessionError('PAYMENT_IN_PROGRESS'),
-        canRetry: true,
-      })
-      lastAction = 'load'
-      return
-    }
+    if (previous.reason === 'prompting') return waitForPrompt(previous.record)
     set({
       step: previous.reason === 'hashPending' ? 'confirming' : 'waitingForService',
       error: undefined,
       canRetry: false,
+      retryAt: undefined,
     })
     if (hash) {
       // Idempotent: the service may not have heard of it if the page closed right after sending.
@@ -299,6 +301,33 @@ export function createCheckout(
         () => {},
       )
       if (previous.reason === 'hashPending') void followHash(hash, previous.record)
+    }
+  }
+
+  /**
+   * A wallet prompt this checkout opened (before a reload, or in another tab) may still be
+   * answered: a second payment must wait. Not an error: the page says so and when the customer
+   * can pay again (`retryAt`), watches the service (polling) and the chain (the recorded payer's
+   * transfer), and offers the payment again by itself when the time comes.
+   */
+  async function waitForPrompt(record: PaymentRecord | undefined): Promise<void> {
+    const retryAt = (record?.createdAt ?? Date.now()) + (staleAfter ?? defaultStaleAfter)
+    lastAction = 'load'
+    set({ step: 'waitingForService', error: undefined, canRetry: false, retryAt })
+    const waiting = () => !destroyed && !settled() && state.retryAt === retryAt
+    while (waiting()) {
+      const wait = Math.min(config.polling.activeInterval, retryAt - Date.now())
+      await sleep(Math.max(0, wait), following.signal)
+      const session = state.session
+      if (!waiting() || !session) return
+      const previous = await checkPreviousPayment(config, { session, staleAfter }).catch(
+        () => undefined,
+      )
+      if (!waiting() || !previous) continue
+      if (previous.kind === 'inFlight' && previous.reason === 'prompting') continue
+      set({ retryAt: undefined })
+      if (previous.kind !== 'none') return resume(previous)
+      return offerPayment().catch((error) => fail(asError(error), true))
     }
   }
 
@@ -501,8 +530,8 @@ export function createCheckout(
       case 'WALLET_NOT_CONNECTED':
         return set({ step: 'chooseWallet', error, canRetry: false })
       case 'PAYMENT_IN_PROGRESS':
-        lastAction = 'load'
-        return set({ step: 'waitingForService', error, canRetry: true })
+        // Another tab recorded its prompt between our check and our record.
+        return void waitForPrompt(readPaymentRecord(config.storage, sessionId))
       case 'TRANSACTION_FAILED':
       case 'TRANSFER_MISMATCH':
         return set({ step: 'failed', error, canRetry: true })

@@ -51,6 +51,12 @@ export type CheckoutState = {
   hash?: Hex | undefined
   explorerTxUrl?: string | undefined
   error?: PaySessionError | undefined
+  /**
+   * When a new payment may start (ms since the epoch): a wallet prompt this checkout opened
+   * (before a reload, or in another tab) may still be answered until then. The checkout offers
+   * the payment again by itself at that time, or follows the transfer if the chain shows one.
+   */
+  retryAt?: number | undefined
   /** `retry()` is safe and does something now. */
   canRetry: boolean
 }
