@@ -33,6 +33,8 @@ export class CheckoutController implements ReactiveController {
   copied: string | undefined
   private unsubscribe: (() => void) | undefined
   private paidFired = false
+  /** Re-renders every second while a countdown (`retryAt`) is shown. */
+  private ticking: ReturnType<typeof setInterval> | undefined
 
   constructor(private readonly host: PaySessionCheckout) {
     host.addController(this)
@@ -71,6 +73,8 @@ export class CheckoutController implements ReactiveController {
     this.checkout = createCheckout(this.config, {
       sessionId,
       sessionToken,
+      // Read at each refusal: a page may set the provider after the element.
+      getSessionToken: () => h.tokenProvider?.(sessionId),
       locale: h.resolvedLocale,
     })
     this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
@@ -78,6 +82,8 @@ export class CheckoutController implements ReactiveController {
   }
 
   private stop() {
+    clearInterval(this.ticking)
+    this.ticking = undefined
     this.unsubscribe?.()
     this.checkout?.destroy()
     this.checkout = undefined
@@ -124,6 +130,12 @@ export class CheckoutController implements ReactiveController {
           retryable: next.canRetry,
         }),
       )
+    if (next.retryAt && !this.ticking)
+      this.ticking = setInterval(() => this.host.requestUpdate(), 1000)
+    if (!next.retryAt && this.ticking) {
+      clearInterval(this.ticking)
+      this.ticking = undefined
+    }
     this.host.requestUpdate()
   }
 }

@@ -7,7 +7,6 @@ import {
 } from '../actions/checkPreviousPayment.js'
 import { connectWallet } from '../actions/connectWallet.js'
 import { disconnectWallet } from '../actions/disconnectWallet.js'
-import { getOneTimeWalletFunding } from '../actions/getOneTimeWalletFunding.js'
 import { getSession } from '../actions/getSession.js'
 import { getStablecoinBalances } from '../actions/getStablecoinBalances.js'
 import { getWallets, watchWallets } from '../actions/getWallets.js'
@@ -28,6 +27,7 @@ import {
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
 import { readSessionFacts, type SessionFacts, writeSessionFacts } from '../utils/sessionFacts.js'
+import { sleep } from '../utils/sleep.js'
 import { isSettled } from '../utils/status.js'
 import type { Checkout, CheckoutListener, CheckoutState, CheckoutStep } from './types.js'
 
@@ -183,30 +183,42 @@ export function createCheckout(
     if (facts) void followOnChain(facts)
   }
 
-  let followingChain = false
+  let chainFollower: AbortController | undefined
   async function followOnChain(facts: SessionFacts) {
-    if (followingChain) return
-    followingChain = true
-    const deadline =
-      Date.parse(facts.expiresAt ?? '') || Date.parse(facts.createdAt ?? '') + FUNDING_WINDOW
+    if (chainFollower) return
+    const follower = new AbortController()
+    chainFollower = follower
+    const stop = () => follower.abort()
+    following.signal.addEventListener('abort', stop)
+    const stopWhenLeft = subscribe((next) => {
+      if (next.step !== 'untracked' && next.step !== 'manual') stop()
+    })
     try {
-      while (!destroyed && (state.step === 'untracked' || state.step === 'manual')) {
-        const funding = await getOneTimeWalletFunding(config, { session: facts }).catch(
-          () => undefined,
-        )
-        if (destroyed || (state.step !== 'untracked' && state.step !== 'manual')) return
-        if (funding?.received) return set({ step: 'paid', error: undefined, canRetry: false })
-        // Unfunded when the window closes: the spec cancels the session then.
-        if (funding && Date.now() > deadline)
-          return set({
-            step: 'expired',
-            error: new PaySessionError('SESSION_EXPIRED'),
-            canRetry: false,
-          })
-        await sleep(config.polling.idleInterval, following.signal)
-      }
+      // Loaded only when a token is refused: most checkouts never need it.
+      const { waitForOneTimeWalletFunding } = await import(
+        '../actions/waitForOneTimeWalletFunding.js'
+      )
+      const deadline =
+        Date.parse(facts.expiresAt ?? '') || Date.parse(facts.createdAt ?? '') + FUNDING_WINDOW
+      const outcome = await waitForOneTimeWalletFunding(config, {
+        session: facts,
+        deadline,
+        signal: follower.signal,
+      })
+      if (outcome === 'received') set({ step: 'paid', error: undefined, canRetry: false })
+      // Unfunded when the window closes: the spec cancels the session then.
+      if (outcome === 'windowClosed')
+        set({ step: 'expired', error: new PaySessionError('SESSION_EXPIRED'), canRetry: false })
     } finally {
-      followingChain = false
+      stopWhenLeft()
+      following.signal.removeEventListener('abort', stop)
+      chainFollower = undefined
+    }
+  }
+  function subscribe(listener: CheckoutListener) {
+    listeners.add(listener)
+    return () => {
+      listeners.delete(listener)
     }
   }
 
@@ -573,10 +585,7 @@ export function createCheckout(
 
   return {
     getState: () => state,
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    subscribe,
     connect,
     disconnect,
     selectToken,
@@ -600,16 +609,6 @@ const FUNDING_WINDOW = 24 * 3600_000
 /** The service refused the session token: expired, or not (or no longer) valid. */
 const isTokenRefused = (error: unknown): boolean =>
   isPaySessionError(error, 'SESSION_TOKEN_EXPIRED', 'UNAUTHORIZED')
-
-function sleep(ms: number, signal: AbortSignal) {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer)
-      resolve()
-    })
-  })
-}
 
 function isRetryable(error: unknown) {
   return (

@@ -39,7 +39,8 @@ export type PaySessionErrorCode =
 /** A sentence safe to show a customer, per code. */
 export const shortMessages: Record<PaySessionErrorCode, string> = {
   UNAUTHORIZED: 'This payment link is not valid.',
-  SESSION_TOKEN_EXPIRED: 'This payment link has expired. Please restart the checkout.',
+  // Not "expired": the session may well be payable, or paid (a customer told otherwise may pay twice).
+  SESSION_TOKEN_EXPIRED: 'This page can no longer follow the payment with the service.',
   SESSION_NOT_FOUND: 'This payment could not be found.',
   SESSION_NOT_PAYABLE: 'This payment can no longer be paid.',
   API_UNAVAILABLE: 'The payment service is unreachable. Please try again.',

@@ -47,6 +47,11 @@ export {
   reportFunding,
 } from '../actions/reportFunding.js'
 export {
+  type WaitForOneTimeWalletFundingParameters,
+  type WaitForOneTimeWalletFundingReturnType,
+  waitForOneTimeWalletFunding,
+} from '../actions/waitForOneTimeWalletFunding.js'
+export {
   type WaitForSessionErrorType,
   type WaitForSessionParameters,
   type WaitForSessionReturnType,

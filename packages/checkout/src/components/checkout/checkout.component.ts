@@ -3,6 +3,7 @@ import {
   type CheckoutStep,
   getSession,
   isPaidStatus,
+  isPaySessionError,
   type NetworkInfo,
   type PaymentSession,
   type PaySessionConfig,
@@ -23,6 +24,10 @@ import { format, formatMoney } from '../../i18n/localize.js'
 import { styles } from './checkout.styles.js'
 
 type Engine = typeof import('./checkout.dialog.js')
+/** Resolves to a fresh session token for the session, or undefined when there is none. */
+export type SessionTokenProvider = (
+  sessionId: string,
+) => Promise<string | undefined> | string | undefined
 type Controller = InstanceType<Engine['CheckoutController']>
 
 const inFlightSteps: CheckoutStep[] = [
@@ -97,6 +102,7 @@ export class PaySessionCheckout extends LitElement {
     networks: { attribute: false },
     tokens: { attribute: false },
     fetch: { attribute: false },
+    tokenProvider: { attribute: false },
     _preview: { state: true, attribute: false },
     _previewError: { state: true, attribute: false },
     _open: { state: true, attribute: false },
@@ -126,6 +132,13 @@ export class PaySessionCheckout extends LitElement {
   declare tokens: Record<string, StablecoinInfo[]> | undefined
   /** A custom fetch for the service calls (property). */
   declare fetch: typeof globalThis.fetch | undefined
+  /**
+   * Hands the widget a fresh session token (property) when the service refuses the current one,
+   * e.g. from your server; resolve to undefined when there is none. Without it (or a token) the
+   * widget still reads the payment from the chain; it never calls a refused token "expired".
+   * @example checkout.tokenProvider = async (sessionId) => (await fetch(`/orders/${sessionId}/token`, { method: 'POST' })).json()
+   */
+  declare tokenProvider: SessionTokenProvider | undefined
 
   /** @internal */
   declare _preview: PaymentSession | undefined
@@ -253,10 +266,14 @@ export class PaySessionCheckout extends LitElement {
       fetch: this.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
       requestTimeout: 15_000,
     } as PaySessionConfig
+    const read = (token: string) =>
+      getSession(config, { sessionId: sessionId!, sessionToken: token })
     try {
-      const session = await getSession(config, {
-        sessionId: sessionId!,
-        sessionToken: sessionToken!,
+      const session = await read(sessionToken!).catch(async (error) => {
+        if (!isPaySessionError(error, 'SESSION_TOKEN_EXPIRED', 'UNAUTHORIZED')) throw error
+        const fresh = await Promise.resolve(this.tokenProvider?.(sessionId!)).catch(() => undefined)
+        if (!fresh) throw error
+        return read(fresh)
       })
       this._preview = session
       this._previewError = undefined
@@ -293,14 +310,19 @@ export class PaySessionCheckout extends LitElement {
     const t = buttonStringsFor(this.resolvedLocale)
     const state = this.state
     const session = state?.session ?? this._preview
+    if (state?.step === 'paid') return { label: t.paid, busy: false }
+    // A refused token says nothing about the payment: the dialog tells what is known.
+    if (
+      state?.step === 'untracked' ||
+      (!state && this._previewError?.code === 'SESSION_TOKEN_EXPIRED')
+    )
+      return { label: t.untrackedButton, busy: false }
     if (!session) {
-      if (this._previewError?.code === 'SESSION_TOKEN_EXPIRED' || state?.step === 'expired')
-        return { label: t.expiredButton, busy: false }
+      if (state?.step === 'expired') return { label: t.expiredButton, busy: false }
       const failed = this._previewError || state?.step === 'failed'
       return { label: failed ? t.unavailable : t.payLoading, busy: !failed }
     }
-    if (isPaidStatus(session.status) || state?.step === 'paid')
-      return { label: t.paid, busy: false }
+    if (isPaidStatus(session.status)) return { label: t.paid, busy: false }
     if (session.status === 'CANCELED' || state?.step === 'expired')
       return { label: t.expiredButton, busy: false }
     if (this._inFlight(session)) return { label: t.inProgress, busy: false }

@@ -38,12 +38,18 @@ export function announce(state: CheckoutState | undefined, t: T): string {
     confirmInWallet: t.confirmInWallet,
     submitted: t.confirming,
     confirming: t.confirming,
-    waitingForService: t.waitingForService,
+    // Without a hash nothing says it was sent: an open prompt elsewhere, or funds seen at the address.
+    waitingForService: state.hash
+      ? t.waitingForService
+      : state.retryAt
+        ? t.promptElsewhere
+        : t.waitingForPayment,
     paid: t.paidTitle,
     completed: t.paidTitle,
     expired: t.expiredTitle,
     failed: t.failedTitle,
     manual: t.manualTitle,
+    untracked: t.untrackedTitle,
   }
   const error = state.error ? ` ${errorText(state.error, t)}` : ''
   return (titles[state.step] ?? '') + error
@@ -327,6 +333,39 @@ function ended(view: View, title: string) {
   `
 }
 
+/** `1:05`: minutes and seconds until `at`. */
+function countdown(at: number) {
+  const seconds = Math.max(0, Math.ceil((at - Date.now()) / 1000))
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
+}
+
+// A prompt from before a reload (or another tab) may still be answered: say so, and until when.
+function promptElsewhere(view: View, retryAt: number) {
+  const { t } = view
+  return html`<p part="notice">${t.promptElsewhere}</p>
+    ${spinner(t.waitingForPayment)}
+    <p class="center muted">${format(t.payAgainIn, { time: countdown(retryAt) })}</p>`
+}
+
+// The service refuses this page's token: what is known, never "expired".
+function untracked(view: View) {
+  const { ctl, host, state, t } = view
+  return html`
+    <h3>${t.untrackedTitle}</h3>
+    <p part="notice">${t.untrackedText}</p>
+    ${state.session ? spinner(t.untrackedWatching) : nothing}
+    <div class="actions">
+      ${
+        state.canRetry
+          ? html`<button class="primary" part="primary" type="button" data-autofocus
+            @click=${() => ctl.checkout?.retry()}>${t.retry}</button>`
+          : nothing
+      }
+      <button type="button" ?data-autofocus=${!state.canRetry} @click=${() => host.close()}>${t.close}</button>
+    </div>
+  `
+}
+
 const waiting = (view: View, text: string, hint?: string) => {
   const { ctl, state, t } = view
   return html`${errorBox(view)}${spinner(text, hint)}${txLink(view)}${
@@ -348,10 +387,13 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   confirming: (v) => waiting(v, v.t.confirming),
   // Without a hash (an open prompt elsewhere, or funds seen at the address) nothing says it was sent.
   waitingForService: (v) =>
-    waiting(v, v.state.hash ? v.t.waitingForService : v.t.waitingForPayment),
+    !v.state.hash && v.state.retryAt
+      ? promptElsewhere(v, v.state.retryAt)
+      : waiting(v, v.state.hash ? v.t.waitingForService : v.t.waitingForPayment),
   paid: done,
   completed: done,
   expired: (v) => ended(v, v.t.expiredTitle),
   failed: (v) => ended(v, v.t.failedTitle),
   manual,
+  untracked,
 }
