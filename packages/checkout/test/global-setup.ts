@@ -46,6 +46,23 @@ export default async function globalSetup() {
         })
         return void res.end(JSON.stringify({ hash }))
       }
+      if (url.pathname === '/__sandbox/token') {
+        // What a merchant's server does for its page: the sandbox's renewal extension (API key).
+        const id = encodeURIComponent(url.searchParams.get('session')!)
+        const renewed = await fetch(
+          `${sandbox.apiUrl}/api/v1/payment-sessions/${id}/session-token`,
+          {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${sandbox.apiKey}`,
+              'content-type': 'application/json',
+            },
+            body: '{}',
+          },
+        )
+        res.statusCode = renewed.status
+        return void res.end(await renewed.text())
+      }
       if (url.pathname === '/__sandbox/advance') {
         sandbox.clock.advance(Number(url.searchParams.get('seconds')))
         return void res.end('{}')

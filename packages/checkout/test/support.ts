@@ -65,7 +65,13 @@ export const advanceClock = (seconds: number) =>
 export async function openPage(
   page: Page,
   session: Session,
-  options: { wallet?: boolean; locale?: string; theme?: string; token?: string } = {},
+  options: {
+    wallet?: boolean
+    locale?: string
+    theme?: string
+    token?: string
+    tokenProvider?: boolean
+  } = {},
 ) {
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(String(error)))
@@ -82,6 +88,7 @@ export async function openPage(
     rpc: env.rpc,
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.theme ? { theme: options.theme } : {}),
+    ...(options.tokenProvider ? { 'token-provider': '1' } : {}),
   })
   await page.goto(`${env.page}/test/pages/index.html?${query}`)
   return { errors }

@@ -2,11 +2,14 @@
 // the whole receiving address.
 import { expect, test } from '@playwright/test'
 import {
+  advanceClock,
   createSession,
   dialog,
+  events,
   expectAxeClean,
   openPage,
   payButton,
+  payOutside,
   shot,
   waitForStatus,
   waitForStep,
@@ -86,4 +89,59 @@ test('the review shows the whole receiving address, grouped for reading, with a 
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(otw)
   await shot(page, 'review-full-address')
   await expectAxeClean(page)
+})
+
+test('token expired, paid: the page learns it from the chain, never "expired"', async ({
+  page,
+}) => {
+  const session = await createSession('10.00', 'USD')
+  await openPage(page, session)
+  await expect(payButton(page)).toHaveText('Pay $10.00')
+  await payOutside(session)
+  await waitForStatus(session, ['FUNDED'])
+  await advanceClock(3700) // the session token's hour is over; the payment is not
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Paid')
+  await payButton(page).click()
+  await waitForStep(page, 'paid')
+  await expect(dialog(page).getByRole('heading', { name: 'Payment received' })).toBeVisible()
+  await expect(dialog(page)).not.toContainText('expired')
+  const steps = (await events(page)).filter((e) => e.type === 'paysession-step-change')
+  expect(steps.map((e) => e.detail.step)).not.toContain('expired')
+})
+
+test('token expired, unpaid, no fresh token: "can no longer be followed here", not expired', async ({
+  page,
+}) => {
+  const session = await createSession('10.00', 'USD')
+  await openPage(page, session)
+  await expect(payButton(page)).toHaveText('Pay $10.00')
+  await advanceClock(3700)
+  await page.reload()
+  await expect(payButton(page)).toHaveText('View payment')
+  await payButton(page).click()
+  await waitForStep(page, 'untracked')
+  await expect(
+    dialog(page).getByRole('heading', { name: 'This payment can no longer be followed here' }),
+  ).toBeVisible()
+  await expect(dialog(page).getByText(/still reaches the merchant/)).toBeVisible()
+  await expect(dialog(page).getByRole('alert')).toHaveCount(0)
+  await expect(dialog(page)).not.toContainText('expired')
+  await shot(page, 'untracked')
+  await expectAxeClean(page)
+})
+
+test('a refused token, the page hands a fresh one: payable as usual', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  // (Here the funding window is shorter than the token's hour: a refused token stands in.)
+  await openPage(page, session, { token: 'pst_refused', tokenProvider: true })
+  await expect(payButton(page)).toHaveText('Pay $10.00')
+  await payButton(page).click()
+  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
+  await waitForStep(page, 'chooseToken')
+  await dialog(page).getByRole('button', { name: /USDC/ }).click()
+  await waitForStep(page, 'review')
+  await dialog(page).getByRole('button', { name: /^Pay / }).click()
+  await waitForStep(page, 'paid')
+  await waitForStatus(session, ['FUNDED'])
 })
