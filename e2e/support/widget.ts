@@ -19,6 +19,7 @@ export type Step =
   | 'expired'
   | 'failed'
   | 'manual'
+  | 'untracked'
 
 /**
  * Before any page script: records the widget's step changes and events, page errors and CSP

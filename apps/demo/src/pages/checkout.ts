@@ -54,9 +54,15 @@ export function checkoutPage(options: CheckoutPageOptions): string {
   api-base="${options.apiBase}">
 </paysession-checkout>
 
-<!-- Sandbox only: the local chain's RPC, when anvil is not on 127.0.0.1:8545 -->
 <script type="module">
-  document.querySelector('paysession-checkout').rpcUrls = { ${options.wallet.chainId}: '${options.wallet.rpcUrl}' }
+  const checkout = document.querySelector('paysession-checkout')
+  // A fresh session token from your server when the service refuses this one (it lives an hour).
+  checkout.tokenProvider = async (sessionId) => {
+    const response = await fetch(\`/api/checkout/\${sessionId}/session-token\`, { method: 'POST' })
+    return response.ok ? (await response.json()).sessionToken : undefined
+  }
+  // Sandbox only: the local chain's RPC, when anvil is not on 127.0.0.1:8545
+  checkout.rpcUrls = { ${options.wallet.chainId}: '${options.wallet.rpcUrl}' }
 </script>`
   return layout({
     title: 'Checkout',
