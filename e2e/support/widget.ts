@@ -153,7 +153,7 @@ export async function openCheckout(
 }
 
 /** The text of a step's main paragraph (the live region repeats it for screen readers). */
-export const stepText = (page: Page, text: string) =>
+export const stepText = (page: Page, text: string | RegExp) =>
   dialog(page).locator('p.center', { hasText: text })
 
 /** Pay button → Sandbox Wallet → connected: stops at the stablecoin choice. */

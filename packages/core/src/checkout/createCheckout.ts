@@ -337,8 +337,12 @@ export function createCheckout(
       )
       if (!waiting() || !previous) continue
       if (previous.kind === 'inFlight' && previous.reason === 'prompting') continue
-      set({ retryAt: undefined })
-      if (previous.kind !== 'none') return resume(previous)
+      if (previous.kind !== 'none') {
+        set({ retryAt: undefined })
+        return resume(previous)
+      }
+      // Out of the in-flight step first: the token choice is not shown over a payment in flight.
+      set({ step: 'loading', retryAt: undefined })
       return offerPayment().catch((error) => fail(asError(error), true))
     }
   }
