@@ -51,7 +51,8 @@ export function announce(state: CheckoutState | undefined, t: T): string {
     manual: t.manualTitle,
     untracked: t.untrackedTitle,
   }
-  const error = state.error ? ` ${errorText(state.error, t)}` : ''
+  // Untracked says it all; its error (a refused token) is for the page, not the customer.
+  const error = state.error && state.step !== 'untracked' ? ` ${errorText(state.error, t)}` : ''
   return (titles[state.step] ?? '') + error
 }
 
