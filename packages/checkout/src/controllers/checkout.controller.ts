@@ -31,6 +31,8 @@ export class CheckoutController implements ReactiveController {
   changingToken = false
   /** UI-only: the text last copied, for the "Copied" feedback. */
   copied: string | undefined
+  /** UI-only: the manual payment's QR code, once drawn. */
+  qr: { uri: string; size: number; d: string } | undefined
   private unsubscribe: (() => void) | undefined
   private paidFired = false
   /** Re-renders every second while a countdown (`retryAt`) is shown. */

@@ -12,7 +12,7 @@ import type { ButtonStrings } from '../../i18n/button.js'
 import { loadCatalog } from '../../i18n/catalogs.js'
 import type { Catalog } from '../../i18n/en.js'
 import { format, formatMoney, formatTokenAmount } from '../../i18n/localize.js'
-import { eip681Transfer, qrPath } from '../../qr/eip681.js'
+import { eip681Transfer } from '../../qr/eip681.js'
 import type { PaySessionCheckout } from './checkout.component.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
 
@@ -237,6 +237,16 @@ function review(view: View) {
   `
 }
 
+/** The QR code of `uri`, drawn once its code has loaded (the first render shows none). */
+function qrFor({ ctl, host }: View, uri: string) {
+  if (ctl.qr?.uri === uri) return ctl.qr
+  void import('../../qr/qrPath.js').then(({ qrPath }) => {
+    ctl.qr = { uri, ...qrPath(uri) }
+    host.requestUpdate()
+  })
+  return undefined
+}
+
 function manual(view: View) {
   const { ctl, host, state, t } = view
   const session = state.session
@@ -259,7 +269,7 @@ function manual(view: View) {
   }
   const amount = tokenAmount(view)
   const network = state.network?.name ?? session?.network ?? ''
-  const qr = uri && qrPath(uri)
+  const qr = uri && qrFor(view, uri)
   const expires = session?.expiresAt
     ? new Intl.DateTimeFormat(host.resolvedLocale, {
         dateStyle: 'medium',
