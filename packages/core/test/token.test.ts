@@ -62,6 +62,31 @@ describe('token expired', () => {
     }
   })
 
+  test('paying by hand past the token lifetime: the manual step stays, the chain shows it paid', async () => {
+    const session = await createSession(sb, '5.00')
+    const checkout = createCheckout(paySessionConfig(sb, mockWagmi(sb, sb.customers[1]!.address)), {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    const steps = recordSteps(checkout)
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      checkout.payManually()
+      expect(checkout.getState().step).toBe('manual')
+      sb.clock.advance(tokenLifetime + 60)
+      // The customer keeps the address ("pay before" the funding window), the service refuses
+      // the token: the step stays, and the chain is watched behind it.
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      expect(checkout.getState().step).toBe('manual')
+      await sb.pay(session.paymentSessionId)
+      await waitForStep(checkout, 'paid')
+      expect(steps).not.toContain('expired')
+      expect(steps).not.toContain('untracked')
+    } finally {
+      checkout.destroy()
+    }
+  })
+
   test('no fresh token, page opened after the token lifetime: the stored facts and the chain decide', async () => {
     const session = await createSession(sb, '2.00')
     const storage = createMemoryStorage()
