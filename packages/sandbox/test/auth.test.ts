@@ -225,7 +225,11 @@ test('the bearer scheme is case-insensitive and the credential is exact', async 
 test('extension: the merchant renews a session token (API key only); the session is unchanged', async () => {
   const fresh = await createSession(sb)
   const path = `/api/v1/payment-sessions/${fresh.paymentSessionId}/session-token`
-  expectError(await call('POST', path, { auth: fresh.paymentSessionToken, body: {} }), 403, 'FORBIDDEN')
+  expectError(
+    await call('POST', path, { auth: fresh.paymentSessionToken, body: {} }),
+    403,
+    'FORBIDDEN',
+  )
   // While the token has more than half its lifetime left, the same token: pages agree on one.
   const same = await call('POST', path, { auth: sb.apiKey, body: {} })
   expect(same.status).toBe(200)
@@ -249,7 +253,10 @@ test('extension: the merchant renews a session token (API key only); the session
   expect(read.status).toBe(200)
   expect(read.json.status).toBe('CREATED')
   expectError(
-    await call('POST', '/api/v1/payment-sessions/ps_unknown/session-token', { auth: sb.apiKey, body: {} }),
+    await call('POST', '/api/v1/payment-sessions/ps_unknown/session-token', {
+      auth: sb.apiKey,
+      body: {},
+    }),
     404,
     'SESSION_NOT_FOUND',
   )
