@@ -5,6 +5,7 @@ import {
   advanceClock,
   createSession,
   dialog,
+  env,
   events,
   expectAxeClean,
   openPage,
@@ -42,6 +43,11 @@ test('amounts at the token precision are shown exactly: button, manual pay, QR',
     'href',
     /&uint256=10123456$/,
   )
+  // Part of it arrives (from a phone wallet): what came so far, to the last digit.
+  await fetch(`${env.page}/__sandbox/pay?session=${session.paymentSessionId}&amount=3.000001`)
+  await expect(dialog(page).getByText('Received so far: 3.000001 USDC')).toBeVisible({
+    timeout: 20_000,
+  })
 })
 
 test('amounts at the token precision are shown exactly: review, wallet, paid (de)', async ({
