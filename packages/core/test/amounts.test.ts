@@ -107,6 +107,7 @@ describe('formatAmount', () => {
     expect(formatAmount(10_000_001n, 6, 'en-US')).toBe('10.000001')
     expect(formatAmount(0n, 6, 'en-US')).toBe('0.00')
     expect(formatAmount(5n, 0, 'en-US')).toBe('5')
+    expect(formatAmount(-1_500_000n, 6, 'en-US')).toBe('-1.50')
     expect(formatAmount(10n ** 30n + 1n, 18, 'en-US')).toBe('1,000,000,000,000.000000000000000001')
   })
 

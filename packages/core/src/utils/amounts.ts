@@ -40,7 +40,8 @@ export function toDecimalString(units: bigint, decimals: number): string {
  * @example formatAmount(1234500000n, 6, 'de-DE') // '1.234,50'
  */
 export function formatAmount(units: bigint, decimals: number, locale?: string): string {
-  return formatDecimal(toDecimalString(units, decimals), locale, {
+  const text = formatDecimal(toDecimalString(units < 0n ? -units : units, decimals), locale, {
     minimumFractionDigits: Math.min(2, decimals),
   })
+  return units < 0n ? `-${text}` : text
 }

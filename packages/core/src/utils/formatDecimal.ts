@@ -9,9 +9,9 @@ export type FormatDecimalOptions = {
 
 /**
  * What a customer reads for a decimal string, localised without a float round trip: Intl formats
- * the whole part as a `bigint` (grouping, sign, currency symbol), and the fraction digits are put
+ * the whole part as a `bigint` (grouping, currency symbol), and the fraction digits are put
  * in by hand after the locale's decimal separator, every significant one kept. A value that is not
- * a decimal string is shown as it was sent.
+ * an unsigned decimal string is shown as it was sent.
  * @example formatDecimal('1234.123456', 'de-DE', { currency: 'EUR' }) // '1.234,123456 €'
  */
 export function formatDecimal(
@@ -19,27 +19,30 @@ export function formatDecimal(
   locale?: string,
   options: FormatDecimalOptions = {},
 ): string {
-  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value)
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(value)
   if (!match) return value
-  const [, sign, whole, fraction = ''] = match
   const { currency } = options
-  let style: Intl.NumberFormatOptions = {}
+  const style: Intl.NumberFormatOptions = currency ? { style: 'currency', currency } : {}
   try {
-    if (currency)
-      style = new Intl.NumberFormat(locale, { style: 'currency', currency }).resolvedOptions()
-  } catch {
+    const minimum =
+      options.minimumFractionDigits ??
+      new Intl.NumberFormat(locale, style).resolvedOptions().minimumFractionDigits!
+    const digits = (match[2] ?? '').replace(/0+$/, '').padEnd(minimum, '0')
+    const places = digits ? 1 : 0
+    return new Intl.NumberFormat(locale, {
+      ...style,
+      minimumFractionDigits: places,
+      maximumFractionDigits: places,
+    })
+      .formatToParts(BigInt(match[1]!))
+      .map((part) => (part.type === 'fraction' ? digits : part.value))
+      .join('')
+  } catch (error) {
+    if (!currency) throw error
     // Not an ISO 4217 code: the number, then the code.
-    return `${formatDecimal(value, locale, { minimumFractionDigits: options.minimumFractionDigits ?? 2 })} ${currency}`
+    const number = formatDecimal(value, locale, {
+      minimumFractionDigits: options.minimumFractionDigits ?? 2,
+    })
+    return `${number} ${currency}`
   }
-  const minimum = options.minimumFractionDigits ?? style.minimumFractionDigits ?? 0
-  const digits = fraction.replace(/0+$/, '').padEnd(minimum, '0')
-  const places = digits ? 1 : 0
-  const parts = new Intl.NumberFormat(locale, {
-    ...(currency ? { style: 'currency', currency } : {}),
-    minimumFractionDigits: places,
-    maximumFractionDigits: places,
-  }).formatToParts(BigInt(`${sign}${whole}`))
-  const text = parts.map((part) => (part.type === 'fraction' ? digits : part.value)).join('')
-  // -0.5: the bigint -0n has no sign.
-  return sign && !parts.some((part) => part.type === 'minusSign') ? `-${text}` : text
 }
