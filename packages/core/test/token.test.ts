@@ -51,10 +51,11 @@ describe('token expired', () => {
       // The service refuses the token now: the checkout cannot follow it there.
       const untracked = await waitForStep(checkout, 'untracked')
       expect(untracked.error?.code).toBe('SESSION_TOKEN_EXPIRED')
-      // The customer pays from elsewhere, inside the 24 h funding window.
-      await sb.pay(session.paymentSessionId)
+      // The customer pays from elsewhere (in USDT), inside the 24 h funding window.
+      await sb.pay(session.paymentSessionId, { token: 'USDT' })
       const paid = await waitForStep(checkout, 'paid')
       expect(paid.error).toBeUndefined()
+      expect(paid.session?.tokenSymbol).toBe('USDT')
       expect(steps).not.toContain('expired')
       expect(steps).not.toContain('failed')
     } finally {

@@ -12,13 +12,20 @@ export type WaitForOneTimeWalletFundingParameters = GetOneTimeWalletFundingParam
   interval?: number | undefined
   signal?: AbortSignal | undefined
 }
-/** `received`: the wallet holds the amount. `windowClosed`: it did not when the window ended. */
-export type WaitForOneTimeWalletFundingReturnType = 'received' | 'windowClosed' | 'aborted'
+/**
+ * `received`: the wallet holds the amount (in `token`). `windowClosed`: it did not when the window
+ * ended. `aborted`: the signal stopped the wait.
+ */
+export type WaitForOneTimeWalletFundingReturnType =
+  | { outcome: 'received'; token: string }
+  | { outcome: 'windowClosed' | 'aborted' }
 
 /**
  * Reads the one-time wallet on chain until it holds the amount or the funding window closes
  * (an unfunded session is canceled then). A failed read is tried again at the next interval.
- * @example if ((await waitForOneTimeWalletFunding(config, { session, deadline })) === 'received') showPaid()
+ * @example
+ * const { outcome } = await waitForOneTimeWalletFunding(config, { session, deadline })
+ * if (outcome === 'received') showPaid()
  */
 export async function waitForOneTimeWalletFunding(
   config: PaySessionConfig,
@@ -26,11 +33,11 @@ export async function waitForOneTimeWalletFunding(
 ): Promise<WaitForOneTimeWalletFundingReturnType> {
   const { signal, deadline } = parameters
   for (;;) {
-    if (signal?.aborted) return 'aborted'
+    if (signal?.aborted) return { outcome: 'aborted' }
     const funding = await getOneTimeWalletFunding(config, parameters).catch(() => undefined)
-    if (signal?.aborted) return 'aborted'
-    if (funding?.received) return 'received'
-    if (funding && Date.now() > deadline) return 'windowClosed'
+    if (signal?.aborted) return { outcome: 'aborted' }
+    if (funding?.received) return { outcome: 'received', token: funding.token! }
+    if (funding && Date.now() > deadline) return { outcome: 'windowClosed' }
     await sleep(parameters.interval ?? config.polling.idleInterval, signal)
   }
 }

@@ -200,14 +200,21 @@ export function createCheckout(
       )
       const deadline =
         Date.parse(facts.expiresAt ?? '') || Date.parse(facts.createdAt ?? '') + FUNDING_WINDOW
-      const outcome = await waitForOneTimeWalletFunding(config, {
+      const result = await waitForOneTimeWalletFunding(config, {
         session: facts,
         deadline,
         signal: follower.signal,
       })
-      if (outcome === 'received') set({ step: 'paid', error: undefined, canRetry: false })
+      // The paid screen names the token that arrived, as the service will once it sees it.
+      if (result.outcome === 'received')
+        set({
+          step: 'paid',
+          error: undefined,
+          canRetry: false,
+          session: state.session && { ...state.session, tokenSymbol: result.token },
+        })
       // Unfunded when the window closes: the spec cancels the session then.
-      if (outcome === 'windowClosed')
+      if (result.outcome === 'windowClosed')
         set({ step: 'expired', error: new PaySessionError('SESSION_EXPIRED'), canRetry: false })
     } finally {
       stopWhenLeft()
