@@ -361,18 +361,20 @@ function promptElsewhere(view: View, retryAt: number) {
 // The service refuses this page's token: what is known, never "expired".
 function untracked(view: View) {
   const { ctl, host, state, t } = view
+  // Trying again only helps when the page can hand a fresh token.
+  const retry = state.canRetry && !!host.tokenProvider
   return html`
     <h3>${t.untrackedTitle}</h3>
     <p part="notice">${t.untrackedText}</p>
     ${state.session ? spinner(t.untrackedWatching) : nothing}
     <div class="actions">
       ${
-        state.canRetry
+        retry
           ? html`<button class="primary" part="primary" type="button" data-autofocus
             @click=${() => ctl.checkout?.retry()}>${t.retry}</button>`
           : nothing
       }
-      <button type="button" ?data-autofocus=${!state.canRetry} @click=${() => host.close()}>${t.close}</button>
+      <button type="button" ?data-autofocus=${!retry} @click=${() => host.close()}>${t.close}</button>
     </div>
   `
 }
