@@ -8,6 +8,9 @@ export const env = {
   apiKey: process.env.SANDBOX_API_KEY!,
   rpc: process.env.SANDBOX_RPC_URL!,
   customer: process.env.SANDBOX_CUSTOMER!,
+  /** The strict-profile sandbox: only what the spec promises (same API key and customers). */
+  strictApi: process.env.STRICT_API_URL!,
+  strictRpc: process.env.STRICT_RPC_URL!,
 }
 
 export type Session = { paymentSessionId: string; paymentSessionToken: string }
@@ -71,8 +74,11 @@ export async function openPage(
     theme?: string
     token?: string
     tokenProvider?: boolean
+    /** Another service: its API base and chain RPC. */
+    service?: { api: string; rpc: string }
   } = {},
 ) {
+  const service = options.service ?? { api: env.api, rpc: env.rpc }
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(String(error)))
   page.on('console', (message) => {
@@ -80,12 +86,12 @@ export async function openPage(
       errors.push(message.text())
   })
   if (options.wallet !== false)
-    await page.addInitScript(installWallet, { rpcUrl: env.rpc, account: env.customer })
+    await page.addInitScript(installWallet, { rpcUrl: service.rpc, account: env.customer })
   const query = new URLSearchParams({
     'session-id': session.paymentSessionId,
     'session-token': options.token ?? session.paymentSessionToken,
-    'api-base': env.api,
-    rpc: env.rpc,
+    'api-base': service.api,
+    rpc: service.rpc,
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.theme ? { theme: options.theme } : {}),
     ...(options.tokenProvider ? { 'token-provider': '1' } : {}),
