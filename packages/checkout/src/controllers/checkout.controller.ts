@@ -12,6 +12,7 @@ import type { PaySessionCheckout } from '../components/checkout/checkout.compone
 import { PaySessionErrorEvent } from '../events/error.js'
 import { PaySessionFundingSentEvent } from '../events/funding-sent.js'
 import { PaySessionPaidEvent } from '../events/paid.js'
+import { PaySessionReadyEvent } from '../events/ready.js'
 import { PaySessionStatusChangeEvent } from '../events/status-change.js'
 import { PaySessionStepChangeEvent } from '../events/step-change.js'
 import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
@@ -96,6 +97,12 @@ export class CheckoutController implements ReactiveController {
     const previous = this.state
     this.state = next
     const fire = (event: Event) => this.host.dispatchEvent(event)
+    // The button's first read failed (a refused token): the session core read with a fresh one.
+    if (next.session && !this.host._preview) {
+      this.host._preview = next.session
+      const { paymentSessionId, status, amount, currency } = next.session
+      fire(new PaySessionReadyEvent({ sessionId: paymentSessionId, status, amount, currency }))
+    }
     if (next.step !== previous?.step)
       fire(new PaySessionStepChangeEvent({ step: next.step, previousStep: previous?.step }))
     const status = next.session?.status

@@ -3,7 +3,6 @@ import {
   type CheckoutStep,
   getSession,
   isPaidStatus,
-  isPaySessionError,
   type NetworkInfo,
   normalizeApiBase,
   type PaymentSession,
@@ -266,14 +265,11 @@ export class PaySessionCheckout extends LitElement {
       fetch: this.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
       requestTimeout: 15_000,
     } as PaySessionConfig
-    const read = (token: string) =>
-      getSession(config, { sessionId: sessionId!, sessionToken: token })
     try {
-      const session = await read(sessionToken!).catch(async (error) => {
-        if (!isPaySessionError(error, 'SESSION_TOKEN_EXPIRED', 'UNAUTHORIZED')) throw error
-        const fresh = await Promise.resolve(this.tokenProvider?.(sessionId!)).catch(() => undefined)
-        if (!fresh) throw error
-        return read(fresh)
+      // A refused token is left to the dialog code (loaded next), which asks `tokenProvider`.
+      const session = await getSession(config, {
+        sessionId: sessionId!,
+        sessionToken: sessionToken!,
       })
       this._preview = session
       this._previewError = undefined
