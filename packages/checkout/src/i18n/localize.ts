@@ -1,9 +1,6 @@
 import { formatDecimal } from '@paysession/core'
 
-/** Fills `{name}` markers. */
-export function format(message: string, values: Record<string, string | number> = {}): string {
-  return message.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''))
-}
+export { format } from './format.js'
 
 /**
  * An amount in its currency (`10,00 €`, `$10.123456`), from the exact decimal string: never a

@@ -20,7 +20,7 @@ import { PaySessionOpenEvent } from '../../events/open.js'
 import { PaySessionReadyEvent } from '../../events/ready.js'
 import { buttonStringsFor } from '../../i18n/button.js'
 import type { Catalog } from '../../i18n/en.js'
-import { format, formatMoney } from '../../i18n/localize.js'
+import { format } from '../../i18n/format.js'
 import { styles } from './checkout.styles.js'
 
 type Engine = typeof import('./checkout.dialog.js')
@@ -104,6 +104,7 @@ export class PaySessionCheckout extends LitElement {
     fetch: { attribute: false },
     tokenProvider: { attribute: false },
     _preview: { state: true, attribute: false },
+    _localize: { state: true, attribute: false },
     _previewError: { state: true, attribute: false },
     _open: { state: true, attribute: false },
     _catalog: { state: true, attribute: false },
@@ -142,6 +143,11 @@ export class PaySessionCheckout extends LitElement {
 
   /** @internal */
   declare _preview: PaymentSession | undefined
+  /**
+   * @internal The exact amount formatter: its own small chunk, loaded beside the session read
+   * (the button shows no amount before that read anyway), so the first file stays small.
+   */
+  declare _localize: typeof import('../../i18n/localize.js') | undefined
   /** @internal */
   declare _previewError: PaySessionError | undefined
   /** @internal */
@@ -267,10 +273,10 @@ export class PaySessionCheckout extends LitElement {
     } as PaySessionConfig
     try {
       // A refused token is left to the dialog code (loaded next), which asks `tokenProvider`.
-      const session = await getSession(config, {
-        sessionId: sessionId!,
-        sessionToken: sessionToken!,
-      })
+      const [session] = await Promise.all([
+        getSession(config, { sessionId: sessionId!, sessionToken: sessionToken! }),
+        this._loadLocalize(),
+      ])
       this._preview = session
       this._previewError = undefined
       this.dispatchEvent(
@@ -290,6 +296,10 @@ export class PaySessionCheckout extends LitElement {
     }
     const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
     idle(() => void this.loadEngine(), { timeout: 2000 })
+  }
+
+  private async _loadLocalize() {
+    this._localize ??= await import('../../i18n/localize.js')
   }
 
   private _inFlight(session: PaymentSession | undefined) {
@@ -322,7 +332,8 @@ export class PaySessionCheckout extends LitElement {
     if (session.status === 'CANCELED' || state?.step === 'expired')
       return { label: t.expiredButton, busy: false }
     if (this._inFlight(session)) return { label: t.inProgress, busy: false }
-    const amount = formatMoney(
+    if (!this._localize) return { label: t.payLoading, busy: true }
+    const amount = this._localize.formatMoney(
       state?.amount ?? session.amount,
       session.currency,
       this.resolvedLocale,
