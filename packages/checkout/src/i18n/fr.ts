@@ -43,11 +43,11 @@ export const fr: Catalog = {
   received: 'Reçu jusqu’ici : {amount} {token}',
   payBefore: 'À payer avant {time}',
   promptElsewhere:
-    'Votre portefeuille affiche peut-être encore une demande pour ce paiement. Confirmez-la ou refusez-la là-bas.',
+    'Votre portefeuille affiche peut-être encore une demande pour ce paiement : confirmez-la ou refusez-la.',
   payAgainIn: 'Vous pourrez payer à nouveau ici dans {time}.',
   untrackedTitle: 'Ce paiement ne peut plus être suivi ici',
   untrackedText:
-    'Un paiement déjà envoyé parvient quand même au marchand : ne payez pas une seconde fois. Sinon, rechargez la page ou contactez le marchand.',
+    'Un paiement déjà envoyé parvient quand même au marchand : ne payez pas deux fois. Sinon, rechargez la page ou contactez le marchand.',
   untrackedWatching: 'Nous surveillons le réseau pour votre paiement…',
   errors: {
     UNAUTHORIZED: 'Ce lien de paiement n’est pas valide.',

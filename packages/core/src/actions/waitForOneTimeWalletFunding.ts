@@ -5,9 +5,16 @@ import {
   getOneTimeWalletFunding,
 } from './getOneTimeWalletFunding.js'
 
+/** The spec's funding window (section 8): a session not funded within 24 hours is canceled. */
+const FUNDING_WINDOW = 24 * 3600_000
+
 export type WaitForOneTimeWalletFundingParameters = GetOneTimeWalletFundingParameters & {
-  /** End of the funding window (ms since the epoch). */
-  deadline: number
+  session: { expiresAt?: string | undefined; createdAt?: string | undefined }
+  /**
+   * End of the funding window (ms since the epoch). Default: the session's `expiresAt`, else its
+   * `createdAt` plus the spec's 24 hours.
+   */
+  deadline?: number | undefined
   /** Between two reads (ms). Default: the config's idle polling interval. */
   interval?: number | undefined
   signal?: AbortSignal | undefined
@@ -24,14 +31,17 @@ export type WaitForOneTimeWalletFundingReturnType =
  * Reads the one-time wallet on chain until it holds the amount or the funding window closes
  * (an unfunded session is canceled then). A failed read is tried again at the next interval.
  * @example
- * const { outcome } = await waitForOneTimeWalletFunding(config, { session, deadline })
+ * const { outcome } = await waitForOneTimeWalletFunding(config, { session })
  * if (outcome === 'received') showPaid()
  */
 export async function waitForOneTimeWalletFunding(
   config: PaySessionConfig,
   parameters: WaitForOneTimeWalletFundingParameters,
 ): Promise<WaitForOneTimeWalletFundingReturnType> {
-  const { signal, deadline } = parameters
+  const { signal, session } = parameters
+  const deadline =
+    parameters.deadline ??
+    (Date.parse(session.expiresAt ?? '') || Date.parse(session.createdAt ?? '') + FUNDING_WINDOW)
   for (;;) {
     if (signal?.aborted) return { outcome: 'aborted' }
     const funding = await getOneTimeWalletFunding(config, parameters).catch(() => undefined)

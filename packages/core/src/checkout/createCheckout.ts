@@ -198,11 +198,8 @@ export function createCheckout(
       const { waitForOneTimeWalletFunding } = await import(
         '../actions/waitForOneTimeWalletFunding.js'
       )
-      const deadline =
-        Date.parse(facts.expiresAt ?? '') || Date.parse(facts.createdAt ?? '') + FUNDING_WINDOW
       const result = await waitForOneTimeWalletFunding(config, {
         session: facts,
-        deadline,
         signal: follower.signal,
       })
       // The paid screen names the token that arrived, as the service will once it sees it.
@@ -613,9 +610,6 @@ export function createCheckout(
     },
   }
 }
-
-/** The spec's funding window, for a session that does not say when its window ends. */
-const FUNDING_WINDOW = 24 * 3600_000
 
 /** The service refused the session token: expired, or not (or no longer) valid. */
 const isTokenRefused = (error: unknown): boolean =>
