@@ -1,8 +1,7 @@
 // Size budgets of the script-tag build (gzip, level 9), checked in CI:
 // - the first file, which paints the button: at most 12 KB;
 // - everything loaded for a complete payment with a wallet (the first file, the dialog chunk and
-//   their static imports, plus the largest locale catalog): at most 75 KB, target 55 KB. The
-//   manual payment's QR code is a lazy chunk, printed on its own line.
+//   their static imports, plus the largest locale catalog): at most 75 KB, target 55 KB.
 import { readdirSync, readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 
@@ -52,13 +51,6 @@ console.log(
 console.log(
   `complete payment: ${kb(paymentSize)} (budget ${kb(budgets.payment)}, target ${kb(budgets.target)}): ${[...payment].join(', ')} + largest catalog ${kb(locale)}`,
 )
-
-// The manual payment (address and QR code, no wallet) also loads the QR code's own chunk.
-const qr = imports(dialog, true).find((file) => file.startsWith('qrPath-'))
-if (qr)
-  console.log(
-    `manual payment (adds the QR code): ${kb(paymentSize + [...closure([qr])].filter((file) => !payment.has(file)).reduce((sum, file) => sum + gzip(file), 0))}: + ${qr}`,
-  )
 
 let failed = false
 if (firstSize > budgets.first)

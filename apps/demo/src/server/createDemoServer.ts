@@ -42,6 +42,11 @@ export type DemoServerOptions = {
   ) => Promise<{ token: string; expiresAt: string | undefined } | undefined>
   wallet: WalletConfig
   treasury: string
+  /**
+   * The gasless relay (`createRelayHandler`), mounted at /relay: the merchant's relayer submits
+   * customers' EIP-3009 authorizations and pays their gas. Without it the widget offers none.
+   */
+  relay?: ((request: Request) => Promise<Response>) | undefined
   /** Where the sandbox posts status updates (shown in the console). */
   webhookUrl: () => string
   paths: {
@@ -80,6 +85,8 @@ function message(error: unknown): string {
 export function createDemoServer(options: DemoServerOptions): Server {
   const { client, orders } = options
   const onWebhook = toNodeListener(options.webhooks.handler)
+  const onRelay = options.relay && toNodeListener(options.relay)
+  const relayUrl = onRelay ? '/relay' : undefined
 
   const notFound = (res: ServerResponse, what = 'Page not found') =>
     send(
@@ -230,6 +237,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
     const tokenMatch = /^\/api\/checkout\/([^/]+)\/session-token$/.exec(pathname)
     if (method === 'POST' && tokenMatch)
       return sessionToken(res, decodeURIComponent(tokenMatch[1]!))
+    if (pathname === '/relay' && onRelay) return onRelay(req, res)
     if (method === 'POST' && pathname === '/checkout') return createCheckout(req, res)
     const captureMatch = /^\/console\/sessions\/([^/]+)\/captures$/.exec(pathname)
     if (method === 'POST' && captureMatch)
@@ -290,6 +298,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
           order,
           product,
           apiBase: options.apiBase,
+          relayUrl,
           wallet: options.wallet,
           cdnAvailable: existsSync(join(options.paths.cdn, 'paysession-checkout.js')),
           integrity: readIntegrity(options.paths.cdn),
@@ -305,6 +314,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
         paymentSessionId: order.paymentSessionId,
         sessionToken: order.sessionToken,
         apiBase: options.apiBase,
+        relayUrl,
         chain: { id: options.wallet.chainId, rpcUrl: options.wallet.rpcUrl },
         product: {
           name: product.name,

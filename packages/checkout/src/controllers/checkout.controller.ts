@@ -32,8 +32,10 @@ export class CheckoutController implements ReactiveController {
   changingToken = false
   /** UI-only: the text last copied, for the "Copied" feedback. */
   copied: string | undefined
-  /** UI-only: the manual payment's QR code, once drawn. */
-  qr: { uri: string; size: number; d: string } | undefined
+  /** The manual payment's view, loaded when it is first shown. */
+  manual: typeof import('../components/checkout/checkout.manual.js') | undefined
+  /** The gasless button's code, loaded when the merchant set `relay-url`. */
+  gasless: typeof import('../gasless/gasless.js') | undefined
   private unsubscribe: (() => void) | undefined
   private paidFired = false
   /** Re-renders every second while a countdown (`retryAt`) is shown. */
@@ -51,6 +53,19 @@ export class CheckoutController implements ReactiveController {
   hostDisconnected() {
     this.stop()
   }
+
+  /**
+   * The manual payment's and the no-wallet views (QR codes, wallet links): loaded on first use,
+   * then re-rendered. Returns them once loaded.
+   */
+  loadManual() {
+    this.manualLoading ??= import('../components/checkout/checkout.manual.js').then((manual) => {
+      this.manual = manual
+      this.host.requestUpdate()
+    })
+    return this.manual
+  }
+  private manualLoading: Promise<void> | undefined
 
   /** Starts over, for a new session id or token. */
   restart() {
@@ -79,7 +94,13 @@ export class CheckoutController implements ReactiveController {
       // Read at each refusal: a page may set the provider after the element.
       getSessionToken: () => h.tokenProvider?.(sessionId),
       locale: h.resolvedLocale,
+      relayUrl: h.relayUrl,
     })
+    if (h.relayUrl)
+      void import('../gasless/gasless.js').then((gasless) => {
+        this.gasless = gasless
+        h.requestUpdate()
+      })
     this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
     this.onState(this.checkout.getState())
   }
@@ -96,6 +117,7 @@ export class CheckoutController implements ReactiveController {
   private onState(next: CheckoutState) {
     const previous = this.state
     this.state = next
+
     const fire = (event: Event) => this.host.dispatchEvent(event)
     // The button's first read failed (a refused token): the session core read with a fresh one.
     if (next.session && !this.host._preview) {

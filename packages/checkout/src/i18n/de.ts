@@ -29,6 +29,9 @@ export const de: Catalog = {
   transaction: 'Transaktion',
   waitingForService: 'Zahlung gesendet. Warten auf den Zahlungsdienst…',
   waitingForPayment: 'Warten auf die Zahlung…',
+  waitingForWallet: 'Warten, bis Ihre Wallet die Zahlung sendet…',
+  waitingForWalletHint:
+    'Eventuell sind weitere Freigaben nötig. Sie können dieses Fenster schließen.',
   paidTitle: 'Zahlung erhalten',
   paidText: '{amount} bezahlt. Sie können dieses Fenster schließen.',
   done: 'Fertig',

@@ -29,6 +29,9 @@ export const fr: Catalog = {
   transaction: 'Transaction',
   waitingForService: 'Paiement envoyé. En attente du service de paiement…',
   waitingForPayment: 'En attente du paiement…',
+  waitingForWallet: 'En attente de l’envoi du paiement par votre wallet…',
+  waitingForWalletHint:
+    'D’autres approbations peuvent être nécessaires. Vous pouvez fermer cette fenêtre.',
   paidTitle: 'Paiement reçu',
   paidText: '{amount} payé. Vous pouvez fermer cette fenêtre.',
   done: 'Terminé',

@@ -1,6 +1,6 @@
 import { generate } from 'lean-qr/nano'
 
-// Its own module: only the manual payment draws a QR code, so a wallet payment never loads it.
+// Loaded when a QR code is first shown: the wallet payment never needs it.
 
 /** The QR code of `text` as one SVG path (one unit per module), drawn in the browser. */
 export function qrPath(text: string): { size: number; d: string } {

@@ -32,6 +32,7 @@ type Controller = InstanceType<Engine['CheckoutController']>
 
 const inFlightSteps: CheckoutStep[] = [
   'confirmInWallet',
+  'waitingForWallet',
   'submitted',
   'confirming',
   'waitingForService',
@@ -68,10 +69,12 @@ const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1
  * @csspart wallet - A wallet choice.
  * @csspart token - A stablecoin choice.
  * @csspart primary - The main action of a step.
+ * @csspart gasless - "Pay without network fees" (with `relay-url`, for EIP-3009 tokens).
  * @csspart error - An error message.
  * @csspart notice - A notice (gas warning, waiting).
  * @csspart address - The receiving address.
- * @csspart qr - The EIP-681 QR code.
+ * @csspart qr - The EIP-681 QR code, or the QR code that opens the checkout on a phone.
+ * @csspart wallet-link - A link that opens the checkout in a wallet app (a phone without a wallet).
  *
  * @cssprop --paysession-font - Font family.
  * @cssprop --paysession-font-size - Base font size (16px).
@@ -94,6 +97,7 @@ export class PaySessionCheckout extends LitElement {
     sessionId: { attribute: 'session-id' },
     sessionToken: { attribute: 'session-token' },
     apiBase: { attribute: 'api-base' },
+    relayUrl: { attribute: 'relay-url' },
     locale: {},
     theme: { reflect: true },
     wagmiConfig: { attribute: false },
@@ -117,6 +121,11 @@ export class PaySessionCheckout extends LitElement {
   declare sessionToken: string | undefined
   /** The service base URL, with or without `/api/v1` (`api-base`). */
   declare apiBase: string | undefined
+  /**
+   * Your relay for payments without network fees (`relay-url`): `createRelayHandler` of
+   * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
+   */
+  declare relayUrl: string | undefined
   /** BCP 47 locale (`en`, `de`, `fr`...). Defaults to the page's `lang`, then the browser's. */
   declare locale: string | undefined
   /** `light`, `dark`, or unset to follow `prefers-color-scheme`. */
@@ -289,7 +298,8 @@ export class PaySessionCheckout extends LitElement {
       )
     } catch (error) {
       const e = error instanceof PaySessionError ? error : new PaySessionError('API_UNAVAILABLE')
-      this._previewError = e
+      // An expired token: still loading, until the dialog code (a fresh token, the chain) knows.
+      if (e.code !== 'SESSION_TOKEN_EXPIRED') this._previewError = e
       this.dispatchEvent(
         new PaySessionErrorEvent({ code: e.code, message: e.shortMessage, retryable: true }),
       )
@@ -316,20 +326,17 @@ export class PaySessionCheckout extends LitElement {
     const t = buttonStringsFor(this.resolvedLocale)
     const state = this.state
     const session = state?.session ?? this._preview
-    if (state?.step === 'paid') return { label: t.paid, busy: false }
+    const step = state?.step
     // A refused token says nothing about the payment: the dialog tells what is known.
-    if (
-      state?.step === 'untracked' ||
-      (!state && this._previewError?.code === 'SESSION_TOKEN_EXPIRED')
-    )
-      return { label: t.untrackedButton, busy: false }
+    if (step === 'untracked') return { label: t.untrackedButton, busy: false }
+    if (step === 'paid' || (session && isPaidStatus(session.status)))
+      return { label: t.paid, busy: false }
     if (!session) {
-      if (state?.step === 'expired') return { label: t.expiredButton, busy: false }
-      const failed = this._previewError || state?.step === 'failed'
+      if (step === 'expired') return { label: t.expiredButton, busy: false }
+      const failed = this._previewError || step === 'failed'
       return { label: failed ? t.unavailable : t.payLoading, busy: !failed }
     }
-    if (isPaidStatus(session.status)) return { label: t.paid, busy: false }
-    if (session.status === 'CANCELED' || state?.step === 'expired')
+    if (session.status === 'CANCELED' || step === 'expired')
       return { label: t.expiredButton, busy: false }
     if (this._inFlight(session)) return { label: t.inProgress, busy: false }
     if (!this._localize) return { label: t.payLoading, busy: true }

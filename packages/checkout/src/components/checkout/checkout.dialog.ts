@@ -1,18 +1,10 @@
-import {
-  type CheckoutState,
-  type CheckoutToken,
-  formatDecimal,
-  type PaySessionError,
-  parseAmount,
-  resolveSessionAssets,
-} from '@paysession/core'
+import type { CheckoutState, CheckoutToken, PaySessionError } from '@paysession/core'
 import { html, nothing, type TemplateResult } from 'lit'
 import { CheckoutController } from '../../controllers/checkout.controller.js'
 import type { ButtonStrings } from '../../i18n/button.js'
 import { loadCatalog } from '../../i18n/catalogs.js'
 import type { Catalog } from '../../i18n/en.js'
 import { format, formatMoney, formatTokenAmount } from '../../i18n/localize.js'
-import { eip681Transfer } from '../../qr/eip681.js'
 import type { PaySessionCheckout } from './checkout.component.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
 
@@ -20,9 +12,9 @@ import { dialogStyles } from './checkout.dialog.styles.js'
 // their styles and the catalogs.
 export { CheckoutController, dialogStyles, loadCatalog }
 
-type T = Catalog & ButtonStrings
+export type T = Catalog & ButtonStrings
 
-type View = { host: PaySessionCheckout; ctl: CheckoutController; state: CheckoutState; t: T }
+export type View = { host: PaySessionCheckout; ctl: CheckoutController; state: CheckoutState; t: T }
 
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`
 
@@ -36,6 +28,7 @@ export function announce(state: CheckoutState | undefined, t: T): string {
     chooseToken: t.chooseToken,
     review: t.review,
     confirmInWallet: t.confirmInWallet,
+    waitingForWallet: t.waitingForWallet,
     submitted: t.confirming,
     confirming: t.confirming,
     // Without a hash nothing says it was sent: an open prompt elsewhere, or funds seen at the address.
@@ -71,7 +64,7 @@ export function renderStep(
 
 const errorText = (error: PaySessionError, t: T) => t.errors[error.code] ?? error.shortMessage
 
-const errorBox = ({ state, t }: View) =>
+export const errorBox = ({ state, t }: View) =>
   state.error ? html`<p part="error" role="alert">${errorText(state.error, t)}</p>` : nothing
 
 const spinner = (text: string, hint?: string) =>
@@ -91,14 +84,14 @@ const money = ({ host, state }: View) =>
     host.resolvedLocale,
   )
 
-const tokenAmount = ({ host, state }: View, symbol?: string) =>
+export const tokenAmount = ({ host, state }: View, symbol?: string) =>
   formatTokenAmount(state.amount ?? state.session?.amount ?? '', symbol, host.resolvedLocale)
 
 /** `0x91A1 2B61 30c0 …`: the whole address in groups of four, read without losing one's place. */
 const grouped = (address: string) =>
   /^0x[0-9a-fA-F]{40}$/.test(address) ? `0x ${address.slice(2).match(/.{4}/g)!.join(' ')}` : address
 
-function copyButton(view: View, text: string) {
+export function copyButton(view: View, text: string) {
   const { ctl, t } = view
   const copied = ctl.copied === text
   return html`<button
@@ -151,7 +144,7 @@ function chooseWallet(view: View) {
             </li>`,
           )}
         </ul>`
-        : html`<p part="notice">${t.noWallet}</p>`
+        : html`<p part="notice">${t.noWallet}</p>${ctl.loadManual()?.noWallet(view) ?? nothing}`
     }
     <div class="actions">
       ${
@@ -208,6 +201,12 @@ function review(view: View) {
   if (ctl.changingToken) return chooseToken(view)
   const to = state.session?.oneTimeWalletAddress ?? ''
   const amount = tokenAmount(view, state.selectedToken)
+  // Pay without network fees (lazy, with `relay-url`): first when the wallet has no gas.
+  const gasless =
+    state.gasless && ctl.gasless
+      ? ctl.gasless.gaslessButton(ctl, view.host.resolvedLocale)
+      : nothing
+  const first = gasless !== nothing && state.gasWarning
   return html`
     <h3>${t.review}</h3>
     ${errorBox(view)}
@@ -229,82 +228,13 @@ function review(view: View) {
       ${state.account ? html`<dt>${t.from}</dt><dd><code>${short(state.account)}</code></dd>` : nothing}
     </dl>
     <div class="actions">
-      <button class="primary" part="primary" type="button" data-autofocus @click=${() =>
-        state.canRetry ? ctl.checkout?.retry() : ctl.checkout?.pay()}>
+      ${first ? gasless : nothing}
+      <button class=${first ? '' : 'primary'} part="primary" type="button" ?data-autofocus=${!first}
+        @click=${() => (state.canRetry ? ctl.checkout?.retry() : ctl.checkout?.pay())}>
         ${format(t.confirmPay, { amount })}
       </button>
+      ${first ? nothing : gasless}
     </div>
-  `
-}
-
-/** The QR code of `uri`, drawn once its code has loaded (the first render shows none). */
-function qrFor({ ctl, host }: View, uri: string) {
-  if (ctl.qr?.uri === uri) return ctl.qr
-  void import('../../qr/qrPath.js').then(({ qrPath }) => {
-    ctl.qr = { uri, ...qrPath(uri) }
-    host.requestUpdate()
-  })
-  return undefined
-}
-
-function manual(view: View) {
-  const { ctl, host, state, t } = view
-  const session = state.session
-  const to = session?.oneTimeWalletAddress
-  let uri: string | undefined
-  let symbol = session?.tokenSymbol ?? ''
-  try {
-    const { network, tokens } = resolveSessionAssets(ctl.config!.registry, session ?? {})
-    const token = tokens.find((x) => x.symbol === symbol) ?? tokens[0]!
-    symbol = token.symbol
-    if (to)
-      uri = eip681Transfer({
-        token: token.address,
-        chainId: network.chainId,
-        to,
-        units: parseAmount(session!.amount, token.decimals),
-      })
-  } catch {
-    // Unknown network or token: the address alone still lets the customer pay.
-  }
-  const amount = tokenAmount(view)
-  const network = state.network?.name ?? session?.network ?? ''
-  const qr = uri && qrFor(view, uri)
-  const expires = session?.expiresAt
-    ? new Intl.DateTimeFormat(host.resolvedLocale, {
-        dateStyle: 'medium',
-        timeStyle: 'short',
-      }).format(new Date(session.expiresAt))
-    : undefined
-  return html`
-    <h3>${t.manualTitle}</h3>
-    ${errorBox(view)}
-    <p>${format(t.manualText, { amount, token: symbol, network })}</p>
-    ${to ? html`<code part="address">${to}</code>` : nothing}
-    <div class="actions">${to ? copyButton(view, to) : nothing}</div>
-    ${
-      qr
-        ? html`<svg part="qr" role="img" viewBox="-2 -2 ${qr.size + 4} ${qr.size + 4}"
-            shape-rendering="crispEdges" aria-label=${format(t.manualQr, { amount, token: symbol, address: to ?? '' })}>
-            <path fill="#000" d=${qr.d}></path>
-          </svg>`
-        : nothing
-    }
-    ${uri ? html`<p class="center"><a href=${uri}>${t.openInWallet}</a></p>` : nothing}
-    <p part="notice" class="center">
-      <span class="spinner"></span>${t.manualWaiting}
-      ${
-        session?.receivedAmount && /[1-9]/.test(session.receivedAmount)
-          ? html`<br />${format(t.received, {
-              amount: formatDecimal(session.receivedAmount, host.resolvedLocale, {
-                minimumFractionDigits: 2,
-              }),
-              token: symbol,
-            })}`
-          : nothing
-      }
-    </p>
-    ${expires ? html`<p class="center muted">${format(t.payBefore, { time: expires })}</p>` : nothing}
   `
 }
 
@@ -396,6 +326,7 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   chooseToken,
   review,
   confirmInWallet: (v) => waiting(v, v.t.confirmInWallet, v.t.confirmHint),
+  waitingForWallet: (v) => waiting(v, v.t.waitingForWallet, v.t.waitingForWalletHint),
   submitted: (v) => waiting(v, v.t.confirming),
   confirming: (v) => waiting(v, v.t.confirming),
   // Without a hash (an open prompt elsewhere, or funds seen at the address) nothing says it was sent.
@@ -407,6 +338,7 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   completed: done,
   expired: (v) => ended(v, v.t.expiredTitle),
   failed: (v) => ended(v, v.t.failedTitle),
-  manual,
+  // Its view (address, EIP-681 QR, wallet deep links) loads when a customer first needs it.
+  manual: (v) => v.ctl.loadManual()?.manual(v) ?? spinner(v.t.loading),
   untracked,
 }
