@@ -24,5 +24,13 @@ if (params.get('token-provider'))
     return response.ok ? (await response.json()).paymentSessionToken : undefined
   }
 if (params.get('rpc')) element.rpcUrls = { 31337: params.get('rpc') }
-for (const name of ['locale', 'theme', 'api-base', 'session-token', 'session-id'])
+for (const name of [
+  'locale',
+  'theme',
+  'expected-amount',
+  'expected-currency',
+  'api-base',
+  'session-token',
+  'session-id',
+])
   if (params.get(name)) element.setAttribute(name, params.get(name))

@@ -1,10 +1,10 @@
 import {
   type CheckoutState,
   type CheckoutStep,
+  checkApiBase,
   getSession,
   isPaidStatus,
   type NetworkInfo,
-  normalizeApiBase,
   type PaymentSession,
   type PaySessionConfig,
   PaySessionError,
@@ -97,6 +97,8 @@ export class PaySessionCheckout extends LitElement {
     sessionId: { attribute: 'session-id' },
     sessionToken: { attribute: 'session-token' },
     apiBase: { attribute: 'api-base' },
+    expectedAmount: { attribute: 'expected-amount' },
+    expectedCurrency: { attribute: 'expected-currency' },
     relayUrl: { attribute: 'relay-url' },
     locale: {},
     theme: { reflect: true },
@@ -119,8 +121,12 @@ export class PaySessionCheckout extends LitElement {
   declare sessionId: string | undefined
   /** The short-lived session token from your server (`session-token`). */
   declare sessionToken: string | undefined
-  /** The service base URL, with or without `/api/v1` (`api-base`). */
+  /** The service base URL, with or without `/api/v1` (`api-base`). `https:` only (`http:` on localhost). */
   declare apiBase: string | undefined
+  /** The order's amount (`expected-amount`): a session asking for another is refused. */
+  declare expectedAmount: string | undefined
+  /** The order's currency (`expected-currency`): a session in another is refused. */
+  declare expectedCurrency: string | undefined
   /**
    * Your relay for payments without network fees (`relay-url`): `createRelayHandler` of
    * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
@@ -249,7 +255,13 @@ export class PaySessionCheckout extends LitElement {
   }
 
   override updated() {
-    const key = [this.sessionId, this.sessionToken, this.apiBase].join('|')
+    const key = [
+      this.sessionId,
+      this.sessionToken,
+      this.apiBase,
+      this.expectedAmount,
+      this.expectedCurrency,
+    ].join('|')
     if (key !== this._previewKey && this.sessionId && this.sessionToken && this.apiBase) {
       this._previewKey = key
       void this._loadPreview()
@@ -275,12 +287,12 @@ export class PaySessionCheckout extends LitElement {
   // A light read for the button: core's getSession alone, so the first file stays small.
   private async _loadPreview() {
     const { sessionId, sessionToken, apiBase } = this
-    const config = {
-      apiBase: normalizeApiBase(apiBase!),
-      fetch: this.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
-      requestTimeout: 15_000,
-    } as PaySessionConfig
     try {
+      const config = {
+        apiBase: checkApiBase(apiBase!),
+        fetch: this.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
+        requestTimeout: 15_000,
+      } as PaySessionConfig
       // A refused token is left to the dialog code (loaded next), which asks `tokenProvider`.
       const [session] = await Promise.all([
         getSession(config, { sessionId: sessionId!, sessionToken: sessionToken! }),
@@ -301,7 +313,12 @@ export class PaySessionCheckout extends LitElement {
       // An expired token: still loading, until the dialog code (a fresh token, the chain) knows.
       if (e.code !== 'SESSION_TOKEN_EXPIRED') this._previewError = e
       this.dispatchEvent(
-        new PaySessionErrorEvent({ code: e.code, message: e.shortMessage, retryable: true }),
+        new PaySessionErrorEvent({
+          code: e.code,
+          message: e.shortMessage,
+          // An insecure api-base is the page's own setting: trying again cannot help.
+          retryable: e.code !== 'INSECURE_API_BASE',
+        }),
       )
     }
     const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
@@ -339,6 +356,8 @@ export class PaySessionCheckout extends LitElement {
     if (session.status === 'CANCELED' || step === 'expired')
       return { label: t.expiredButton, busy: false }
     if (this._inFlight(session)) return { label: t.inProgress, busy: false }
+    // Not this order's payment (the dialog's code checks, once loaded): never invite to pay it.
+    if (state?.error?.code === 'SESSION_MISMATCH') return { label: t.unavailable, busy: false }
     if (!this._localize) return { label: t.payLoading, busy: true }
     const amount = this._localize.formatMoney(
       state?.amount ?? session.amount,
