@@ -78,6 +78,7 @@ export async function openPage(
     locale?: string
     theme?: string
     token?: string
+    tokenProvider?: boolean
     /** The wallet acts as the sandbox's smart account (EIP-5792) or its Safe-like account. */
     account?: 'smart' | 'safe'
     /** Another service: its API base and chain RPC. */
@@ -107,6 +108,7 @@ export async function openPage(
     rpc: service.rpc,
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.theme ? { theme: options.theme } : {}),
+    ...(options.tokenProvider ? { 'token-provider': '1' } : {}),
     ...options.attributes,
   })
   await page.goto(`${env.page}/test/pages/index.html?${query}`)

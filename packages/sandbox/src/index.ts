@@ -63,6 +63,11 @@ export interface SandboxOptions {
   seed?: Hex
   fundingWindowSeconds?: number
   tokenTtlSeconds?: number
+  /**
+   * Decimals a session amount may carry, up to the tokens' 6. Default: the currency's minor units
+   * (2). More lets tests show amounts at the token's full precision.
+   */
+  amountDecimals?: number
   webhookUrl?: string
   webhookSecret?: string
   webhookMaxAttempts?: number
@@ -181,6 +186,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       merchantId: options.merchantId ?? 'merchant_sandbox',
       fundingWindowSeconds: options.fundingWindowSeconds ?? 24 * 60 * 60,
       tokenTtlSeconds: options.tokenTtlSeconds ?? 60 * 60,
+      amountDecimals: options.amountDecimals,
       webhookUrl: options.webhookUrl,
       webhookSecret,
       webhookMaxAttempts: options.webhookMaxAttempts ?? 8,

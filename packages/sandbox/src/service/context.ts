@@ -10,6 +10,7 @@ export interface ServiceOptions {
   merchantId: string
   fundingWindowSeconds: number
   tokenTtlSeconds: number
+  amountDecimals: number | undefined
   webhookUrl: string | undefined
   webhookSecret: string | undefined
   webhookMaxAttempts: number

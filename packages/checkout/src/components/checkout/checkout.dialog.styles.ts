@@ -75,6 +75,14 @@ export const dialogStyles = css`
     background: var(--_surface);
     margin-bottom: 0.5em;
   }
+  .address {
+    flex-wrap: wrap;
+  }
+  .address [part~='address'] {
+    flex: 1;
+    margin: 0;
+    word-spacing: 0.15em;
+  }
   .small {
     padding: 0.2em 0.6em;
     font-size: 0.85em;

@@ -4,7 +4,7 @@ import { CheckoutController } from '../../controllers/checkout.controller.js'
 import type { ButtonStrings } from '../../i18n/button.js'
 import { loadCatalog } from '../../i18n/catalogs.js'
 import type { Catalog } from '../../i18n/en.js'
-import { format, formatMoney } from '../../i18n/localize.js'
+import { format, formatMoney, formatTokenAmount } from '../../i18n/localize.js'
 import type { PaySessionCheckout } from './checkout.component.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
 
@@ -31,14 +31,21 @@ export function announce(state: CheckoutState | undefined, t: T): string {
     waitingForWallet: t.waitingForWallet,
     submitted: t.confirming,
     confirming: t.confirming,
-    waitingForService: t.waitingForService,
+    // Without a hash nothing says it was sent: an open prompt elsewhere, or funds seen at the address.
+    waitingForService: state.hash
+      ? t.waitingForService
+      : state.retryAt
+        ? t.promptElsewhere
+        : t.waitingForPayment,
     paid: t.paidTitle,
     completed: t.paidTitle,
     expired: t.expiredTitle,
     failed: t.failedTitle,
     manual: t.manualTitle,
+    untracked: t.untrackedTitle,
   }
-  const error = state.error ? ` ${errorText(state.error, t)}` : ''
+  // Untracked says it all; its error (a refused token) is for the page, not the customer.
+  const error = state.error && state.step !== 'untracked' ? ` ${errorText(state.error, t)}` : ''
   return (titles[state.step] ?? '') + error
 }
 
@@ -78,9 +85,11 @@ const money = ({ host, state }: View) =>
   )
 
 export const tokenAmount = ({ host, state }: View, symbol?: string) =>
-  `${new Intl.NumberFormat(host.resolvedLocale, { minimumFractionDigits: 2 }).format(
-    +(state.amount ?? state.session?.amount ?? 0),
-  )} ${symbol ?? ''}`.trim()
+  formatTokenAmount(state.amount ?? state.session?.amount ?? '', symbol, host.resolvedLocale)
+
+/** `0x91A1 2B61 30c0 …`: the whole address in groups of four, read without losing one's place. */
+const grouped = (address: string) =>
+  /^0x[0-9a-fA-F]{40}$/.test(address) ? `0x ${address.slice(2).match(/.{4}/g)!.join(' ')}` : address
 
 export function copyButton(view: View, text: string) {
   const { ctl, t } = view
@@ -215,7 +224,7 @@ function review(view: View) {
       <dt>${t.network}</dt>
       <dd>${state.network?.name ?? state.session?.network}</dd>
       <dt>${t.to}</dt>
-      <dd><code title=${to}>${short(to)}</code>${copyButton(view, to)}</dd>
+      <dd class="address"><code part="address" title=${to}>${grouped(to)}</code>${copyButton(view, to)}</dd>
       ${state.account ? html`<dt>${t.from}</dt><dd><code>${short(state.account)}</code></dd>` : nothing}
     </dl>
     <div class="actions">
@@ -265,6 +274,41 @@ function ended(view: View, title: string) {
   `
 }
 
+/** `1:05`: minutes and seconds until `at`. */
+function countdown(at: number) {
+  const seconds = Math.max(0, Math.ceil((at - Date.now()) / 1000))
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
+}
+
+// A prompt from before a reload (or another tab) may still be answered: say so, and until when.
+function promptElsewhere(view: View, retryAt: number) {
+  const { t } = view
+  return html`<p part="notice">${t.promptElsewhere}</p>
+    ${spinner(t.waitingForPayment)}
+    <p class="center muted">${format(t.payAgainIn, { time: countdown(retryAt) })}</p>`
+}
+
+// The service refuses this page's token: what is known, never "expired".
+function untracked(view: View) {
+  const { ctl, host, state, t } = view
+  // Trying again only helps when the page can hand a fresh token.
+  const retry = state.canRetry && !!host.tokenProvider
+  return html`
+    <h3>${t.untrackedTitle}</h3>
+    <p part="notice">${t.untrackedText}</p>
+    ${state.session ? spinner(t.untrackedWatching) : nothing}
+    <div class="actions">
+      ${
+        retry
+          ? html`<button class="primary" part="primary" type="button" data-autofocus
+            @click=${() => ctl.checkout?.retry()}>${t.retry}</button>`
+          : nothing
+      }
+      <button type="button" ?data-autofocus=${!retry} @click=${() => host.close()}>${t.close}</button>
+    </div>
+  `
+}
+
 const waiting = (view: View, text: string, hint?: string) => {
   const { ctl, state, t } = view
   return html`${errorBox(view)}${spinner(text, hint)}${txLink(view)}${
@@ -287,11 +331,14 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   confirming: (v) => waiting(v, v.t.confirming),
   // Without a hash (an open prompt elsewhere, or funds seen at the address) nothing says it was sent.
   waitingForService: (v) =>
-    waiting(v, v.state.hash ? v.t.waitingForService : v.t.waitingForPayment),
+    !v.state.hash && v.state.retryAt
+      ? promptElsewhere(v, v.state.retryAt)
+      : waiting(v, v.state.hash ? v.t.waitingForService : v.t.waitingForPayment),
   paid: done,
   completed: done,
   expired: (v) => ended(v, v.t.expiredTitle),
   failed: (v) => ended(v, v.t.failedTitle),
   // Its view (address, EIP-681 QR, wallet deep links) loads when a customer first needs it.
   manual: (v) => v.ctl.loadManual()?.manual(v) ?? spinner(v.t.loading),
+  untracked,
 }

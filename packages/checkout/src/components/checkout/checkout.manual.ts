@@ -1,4 +1,4 @@
-import { parseAmount, resolveSessionAssets } from '@paysession/core'
+import { formatDecimal, parseAmount, resolveSessionAssets } from '@paysession/core'
 import { html, nothing, type TemplateResult } from 'lit'
 import { format } from '../../i18n/localize.js'
 import { eip681Transfer } from '../../qr/eip681.js'
@@ -56,8 +56,13 @@ export function manual(view: View) {
     <p part="notice" class="center">
       <span class="spinner"></span>${t.manualWaiting}
       ${
-        session?.receivedAmount && +session.receivedAmount > 0
-          ? html`<br />${format(t.received, { amount: session.receivedAmount, token: symbol })}`
+        session?.receivedAmount && /[1-9]/.test(session.receivedAmount)
+          ? html`<br />${format(t.received, {
+              amount: formatDecimal(session.receivedAmount, host.resolvedLocale, {
+                minimumFractionDigits: 2,
+              }),
+              token: symbol,
+            })}`
           : nothing
       }
     </p>
