@@ -2,25 +2,11 @@
 // demo's Sandbox Wallet, screenshots and axe.
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, type TestInfo } from '@playwright/test'
+import type { CheckoutStep as Step } from '../../packages/core/src/checkout/types.js'
 import { env } from './demo.js'
 
-export type Step =
-  | 'loading'
-  | 'chooseWallet'
-  | 'connecting'
-  | 'chooseToken'
-  | 'review'
-  | 'confirmInWallet'
-  | 'waitingForWallet'
-  | 'submitted'
-  | 'confirming'
-  | 'waitingForService'
-  | 'paid'
-  | 'completed'
-  | 'expired'
-  | 'failed'
-  | 'manual'
-  | 'untracked'
+// The checkout's steps are core's type, not a copy (type-only: nothing of core loads here).
+export type { CheckoutStep as Step } from '../../packages/core/src/checkout/types.js'
 
 /**
  * Before any page script: records the widget's step changes and events, page errors and CSP

@@ -32,6 +32,7 @@ const steps: CheckoutStep[] = [
   'expired',
   'failed',
   'manual',
+  'untracked',
 ]
 const payCodes = [
   'USER_REJECTED',
@@ -65,7 +66,8 @@ const events: CheckoutEvent[] = [
   ...reasons.map((reason) => ({ type: 'previous' as const, reason })),
   { type: 'walletNeeded' },
   { type: 'walletDisconnected' },
-  { type: 'tokensLoaded' },
+  { type: 'tokensLoaded', direct: false },
+  { type: 'tokensLoaded', direct: true },
   { type: 'connect' },
   { type: 'connectFailed' },
   { type: 'disconnect' },
@@ -76,7 +78,11 @@ const events: CheckoutEvent[] = [
   { type: 'hash' },
   { type: 'reported' },
   { type: 'mined' },
-  { type: 'followFailed' },
+  { type: 'retryByLoading' },
+  { type: 'tokenRefused', known: true },
+  { type: 'tokenRefused', known: false },
+  { type: 'chainFunded' },
+  { type: 'windowClosed' },
   { type: 'transferFailed' },
   ...payCodes.flatMap((code) =>
     [false, true].flatMap((recorded) =>
@@ -137,7 +143,7 @@ describe('every state × every event', () => {
         return transition(machine, event) !== machine
       })
     expect(allowed('pay')).toEqual(['review'])
-    expect(allowed('connect')).toEqual(['chooseWallet', 'chooseToken', 'review'])
+    expect(allowed('connect')).toEqual(['chooseWallet', 'chooseToken', 'review', 'manual'])
     expect(allowed('manual')).toEqual(['chooseWallet', 'chooseToken', 'review'])
     expect(allowed('selectToken')).toEqual(['chooseToken', 'review'])
     expect(allowed('disconnect')).toEqual([
@@ -147,6 +153,7 @@ describe('every state × every event', () => {
       'chooseToken',
       'review',
       'failed',
+      'untracked',
     ])
     // A failed connection is retried by connecting again.
     expect(
@@ -178,6 +185,24 @@ describe('every state × every event', () => {
         if (expected[status]) expect(next).toMatchObject({ step: expected[status], settled: true })
         else expect(next).toBe(machine)
       }
+  })
+
+  test('a refused token is never an expired payment', () => {
+    for (const machine of machines.filter((m) => !m.settled))
+      for (const known of [true, false]) {
+        const next = transition(machine, { type: 'tokenRefused', known })
+        const expected = !known ? 'failed' : machine.step === 'manual' ? 'manual' : 'untracked'
+        expect(next).toMatchObject({ step: expected, settled: false, lastAction: 'load' })
+      }
+    const untracked: CheckoutMachine = { ...initialMachine, step: 'untracked' }
+    expect(transition(untracked, { type: 'chainFunded' })).toMatchObject({
+      step: 'paid',
+      settled: true,
+    })
+    expect(transition(untracked, { type: 'windowClosed' })).toMatchObject({
+      step: 'expired',
+      settled: true,
+    })
   })
 
   test('a failed payment: back to review only when nothing left', () => {
@@ -221,17 +246,8 @@ describe('never twice', () => {
   const provesNothingPending = (event: CheckoutEvent) =>
     event.type === 'nothingPending' ||
     event.type === 'transferFailed' ||
-    (event.type === 'payFailed' &&
-      !event.recorded &&
-      [
-        'USER_REJECTED',
-        'WRONG_NETWORK',
-        'WALLET_ERROR',
-        'INSUFFICIENT_BALANCE',
-        'WALLET_NOT_CONNECTED',
-        'TRANSACTION_FAILED',
-        'TRANSFER_MISMATCH',
-      ].includes(event.code))
+    // No record: it is written before any prompt and kept while a transfer may have left.
+    (event.type === 'payFailed' && !event.recorded && event.code !== 'PAYMENT_IN_PROGRESS')
 
   // Every event: first its type, evenly, then one of its variants; the types that lead to a
   // payment and away from it are drawn twice as often, so long paths to a second payment occur.
@@ -272,7 +288,7 @@ describe('never twice', () => {
     // Not vacuous: the generator's events do lead to paying, and to paying again once allowed.
     const path: CheckoutEvent[] = [
       { type: 'nothingPending' },
-      { type: 'tokensLoaded' },
+      { type: 'tokensLoaded', direct: false },
       { type: 'selectToken', sufficient: true },
       { type: 'pay' },
       { type: 'hash' },
@@ -281,7 +297,7 @@ describe('never twice', () => {
       { type: 'retry' },
       { type: 'load' },
       { type: 'nothingPending' },
-      { type: 'tokensLoaded' },
+      { type: 'tokensLoaded', direct: false },
       { type: 'selectToken', sufficient: true },
       { type: 'pay' },
     ]

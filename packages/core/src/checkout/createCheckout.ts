@@ -30,7 +30,15 @@ import {
 import { readSessionFacts, type SessionFacts, writeSessionFacts } from '../utils/sessionFacts.js'
 import { sleep } from '../utils/sleep.js'
 import { isSettled } from '../utils/status.js'
-import type { Checkout, CheckoutListener, CheckoutState, CheckoutStep } from './types.js'
+import {
+  type CheckoutEvent,
+  initialMachine,
+  isInFlight,
+  retryAction,
+  statusStep,
+  transition,
+} from './transition.js'
+import type { Checkout, CheckoutListener, CheckoutState } from './types.js'
 
 export type CreateCheckoutParameters = {
   sessionId: string
@@ -52,26 +60,12 @@ export type CreateCheckoutParameters = {
   relayUrl?: string | undefined
 } & ExpectedPayment
 
-const statusSteps: Partial<Record<PaymentSession['status'], CheckoutStep>> = {
-  FUNDED: 'paid',
-  CAPTURING: 'paid',
-  SUCCEEDED: 'completed',
-  CANCELED: 'expired',
-  ERROR: 'failed',
-}
-const inFlightSteps: CheckoutStep[] = [
-  'confirmInWallet',
-  'waitingForWallet',
-  'submitted',
-  'confirming',
-  'waitingForService',
-  'manual',
-]
-
 /**
  * The checkout state machine a UI renders: loading → chooseWallet → connecting → chooseToken →
  * review → confirmInWallet → submitted → confirming → waitingForService → paid → completed, plus
- * expired, failed, manual and untracked. Subscribe for state; call the methods on user actions.
+ * expired, failed, manual and untracked. Which step follows which event is `transition`
+ * (./transition.ts); this function runs the effects around it (wallet prompts, requests, timers)
+ * and changes the step only through it. Subscribe for state; call the methods on user actions.
  * @example
  * const checkout = createCheckout(config, { sessionId, sessionToken })
  * checkout.subscribe((state) => render(state))
@@ -97,7 +91,7 @@ export function createCheckout(
   let destroyed = false
   let lastGasless = false
   let busy = false // one pay/load at a time: a double click does nothing
-  let lastAction: 'load' | 'connect' | 'pay' = 'load'
+  let machine = initialMachine
   let lastWalletId: string | undefined
   let assets: { network: NetworkInfo; tokens: StablecoinInfo[] } | undefined
   let stopWatching: (() => void) | undefined
@@ -107,7 +101,7 @@ export function createCheckout(
   // round, so every listener sees the states in order and ends on the latest.
   let notifying = false
   let pending = false
-  const set = (patch: Partial<CheckoutState>) => {
+  const publish = (patch: Partial<CheckoutState>) => {
     if (destroyed) return
     state = { ...state, ...patch }
     if (notifying) {
@@ -125,9 +119,23 @@ export function createCheckout(
       notifying = false
     }
   }
-  const settled = () =>
-    ['paid', 'completed', 'expired'].includes(state.step) ||
-    (state.step === 'failed' && state.session?.status === 'ERROR')
+  /** Everything but the step, which changes only through `dispatch`. */
+  const set = (patch: Partial<Omit<CheckoutState, 'step'>>) => publish(patch)
+  /**
+   * The one way the step changes: the event through `transition`, with what else it brings.
+   * An event the machine refuses changes nothing. Returns whether it was taken.
+   */
+  const dispatch = (event: CheckoutEvent, patch: Partial<Omit<CheckoutState, 'step'>> = {}) => {
+    const next = transition(machine, event)
+    if (next === machine) return false
+    machine = next
+    if (next.step !== state.step || Object.keys(patch).length)
+      publish({ ...patch, step: next.step })
+    return true
+  }
+  /** Whether the machine would take the event now (checked before an effect that precedes it). */
+  const allows = (event: CheckoutEvent) => transition(machine, event) !== machine
+  const settled = () => machine.settled
   const gasless = (symbol: string | undefined) =>
     !!relayUrl && !!assets?.tokens.some((t) => t.symbol === symbol && t.eip3009)
   const explorerTxUrl = (hash: Hex) =>
@@ -139,9 +147,9 @@ export function createCheckout(
    * token only ends what the service tells this page (see `untrack`).
    */
   const fail = (error: PaySessionError, canRetry: boolean) => {
-    if (error.code === 'SESSION_EXPIRED') return set({ step: 'expired', error, canRetry: false })
     if (isTokenRefused(error)) return untrack(error)
-    set({ step: 'failed', error, canRetry })
+    const expired = error.code === 'SESSION_EXPIRED'
+    dispatch({ type: 'fail', expired }, { error, canRetry: !expired && canRetry })
   }
 
   let renewing: Promise<string | undefined> | undefined
@@ -186,13 +194,16 @@ export function createCheckout(
   function untrack(error: PaySessionError) {
     stopWatching?.()
     stopWatching = undefined
-    lastAction = 'load'
     const facts = state.session ?? readSessionFacts(config.storage, sessionId)
-    if (!facts && error.code !== 'SESSION_TOKEN_EXPIRED')
-      return set({ step: 'failed', error, canRetry: !!getSessionToken })
-    // A customer paying by hand keeps the address; the chain is followed behind it.
-    if (state.step !== 'manual')
-      set({ step: 'untracked', error, canRetry: !!getSessionToken, amount: facts?.amount })
+    const known = !!facts || error.code === 'SESSION_TOKEN_EXPIRED'
+    // A customer paying by hand keeps the address (the step stays): the chain is followed behind it.
+    dispatch(
+      { type: 'tokenRefused', known },
+      !known || state.step !== 'manual'
+        ? { error, canRetry: !!getSessionToken, ...(known ? { amount: facts?.amount } : {}) }
+        : {},
+    )
+    if (!known) return
     if (facts) void followOnChain(facts)
   }
 
@@ -215,15 +226,20 @@ export function createCheckout(
       })
       // The paid screen names the token that arrived, as the service will once it sees it.
       if (result.outcome === 'received')
-        set({
-          step: 'paid',
-          error: undefined,
-          canRetry: false,
-          session: state.session && { ...state.session, tokenSymbol: result.token },
-        })
+        dispatch(
+          { type: 'chainFunded' },
+          {
+            error: undefined,
+            canRetry: false,
+            session: state.session && { ...state.session, tokenSymbol: result.token },
+          },
+        )
       // Unfunded when the window closes: the spec cancels the session then.
       if (result.outcome === 'windowClosed')
-        set({ step: 'expired', error: new PaySessionError('SESSION_EXPIRED'), canRetry: false })
+        dispatch(
+          { type: 'windowClosed' },
+          { error: new PaySessionError('SESSION_EXPIRED'), canRetry: false },
+        )
     } finally {
       stopWhenLeft()
       following.signal.removeEventListener('abort', stop)
@@ -240,7 +256,7 @@ export function createCheckout(
   function onSession(session: PaymentSession) {
     writeSessionFacts(config.storage, session)
     set({ session, amount: session.amount })
-    const step = statusSteps[session.status]
+    const step = statusStep(session.status)
     if (!step) return
     if (isSettled(session)) clearPaymentRecord(config.storage, sessionId)
     const code =
@@ -252,7 +268,10 @@ export function createCheckout(
       (step === 'paid' || step === 'completed') && isTransactionHash(funding)
         ? { hash: funding, explorerTxUrl: explorerTxUrl(funding) }
         : {}
-    set({ step, error: code && new PaySessionError(code), canRetry: false, ...funded })
+    dispatch(
+      { type: 'session', status: session.status },
+      { error: code && new PaySessionError(code), canRetry: false, ...funded },
+    )
   }
 
   function watch() {
@@ -266,12 +285,13 @@ export function createCheckout(
     stopWatching = watchSession(config, {
       sessionId,
       sessionToken: token,
-      isActive: () => busy || inFlightSteps.includes(state.step),
+      // Manual payment polls as fast: the customer's transfer can arrive any moment.
+      isActive: () => busy || isInFlight(state.step) || state.step === 'manual',
       onChange: onSession,
       onError: (error, final) => {
         if (!final || settled()) return
         stopWatching = undefined
-        lastAction = 'load'
+        dispatch({ type: 'retryByLoading' })
         if (!isTokenRefused(error)) return fail(error, true)
         void renewToken(token).then((fresh) => {
           if (destroyed || settled()) return
@@ -283,8 +303,7 @@ export function createCheckout(
   }
 
   async function load() {
-    lastAction = 'load'
-    set({ step: 'loading', error: undefined, canRetry: false })
+    dispatch({ type: 'load' }, { error: undefined, canRetry: false })
     try {
       const session = await withToken((token) =>
         getSession(config, { sessionId, sessionToken: token }),
@@ -299,6 +318,7 @@ export function createCheckout(
       const previous = await checkPreviousPayment(config, { session, staleAfter })
       if (settled()) return
       if (previous.kind !== 'none') return resume(previous)
+      dispatch({ type: 'nothingPending' })
       await offerPayment()
     } catch (error) {
       if (settled()) return
@@ -310,7 +330,7 @@ export function createCheckout(
   async function offerPayment() {
     if (getConnection(wagmi).status === 'disconnected') await reconnect(wagmi).catch(() => {})
     if (getConnection(wagmi).status === 'connected') await loadTokens()
-    else set({ step: 'chooseWallet' })
+    else dispatch({ type: 'walletNeeded' })
   }
 
   function resume(previous: PreviousPayment): Promise<void> | void {
@@ -319,12 +339,10 @@ export function createCheckout(
     const hash = previous.hash
     if (hash) set({ hash, explorerTxUrl: explorerTxUrl(hash) })
     if (previous.reason === 'prompting') return waitForPrompt(previous.record)
-    set({
-      step: previous.reason === 'hashPending' ? 'confirming' : 'waitingForService',
-      error: undefined,
-      canRetry: false,
-      retryAt: undefined,
-    })
+    dispatch(
+      { type: 'previous', reason: previous.reason },
+      { error: undefined, canRetry: false, retryAt: undefined },
+    )
     if (hash) {
       // Idempotent: the service may not have heard of it if the page closed right after sending.
       withToken((token) => reportFunding(config, { sessionId, sessionToken: token, hash })).catch(
@@ -336,7 +354,7 @@ export function createCheckout(
 
   /** The wallet accepted the payment and will send it (a multisig, a bundler): follow the chain. */
   function awaitWallet(record: PaymentRecord) {
-    set({ step: 'waitingForWallet', error: undefined, canRetry: false })
+    dispatch({ type: 'previous', reason: 'walletPending' }, { error: undefined, canRetry: false })
     const client = getClient(wagmi, { chainId: assets!.network.chainId })!
     waitForTransfer(client, {
       payment: {
@@ -365,8 +383,10 @@ export function createCheckout(
    */
   async function waitForPrompt(record: PaymentRecord | undefined): Promise<void> {
     const retryAt = (record?.createdAt ?? Date.now()) + (staleAfter ?? defaultStaleAfter)
-    lastAction = 'load'
-    set({ step: 'waitingForService', error: undefined, canRetry: false, retryAt })
+    dispatch(
+      { type: 'previous', reason: 'prompting' },
+      { error: undefined, canRetry: false, retryAt },
+    )
     const waiting = () => !destroyed && !settled() && state.retryAt === retryAt
     while (waiting()) {
       const wait = Math.min(config.polling.activeInterval, retryAt - Date.now())
@@ -383,7 +403,8 @@ export function createCheckout(
         return resume(previous)
       }
       // Out of the in-flight step first: the token choice is not shown over a payment in flight.
-      set({ step: 'loading', retryAt: undefined })
+      dispatch({ type: 'nothingPending' })
+      dispatch({ type: 'load' }, { retryAt: undefined })
       return offerPayment().catch((error) => fail(asError(error), true))
     }
   }
@@ -428,34 +449,38 @@ export function createCheckout(
       })
       if (settled()) return
       if (receipt.status === 'success') {
-        set({ step: 'waitingForService' })
+        dispatch({ type: 'mined' })
         void askServiceToSettle(receipt.transactionHash)
       } else {
         clearPaymentRecord(config.storage, sessionId)
-        set({ step: 'failed', error: new PaySessionError('TRANSACTION_FAILED'), canRetry: true })
-        lastAction = 'load'
+        dispatch(
+          { type: 'transferFailed' },
+          { error: new PaySessionError('TRANSACTION_FAILED'), canRetry: true },
+        )
       }
     } catch (error) {
       if (destroyed || settled()) return
       if (isPaySessionError(error, 'TRANSFER_MISMATCH')) {
         // Replaced by a transaction that pays nothing: the chain allows a new payment.
         clearPaymentRecord(config.storage, sessionId)
-        set({ step: 'failed', error, canRetry: true })
+        dispatch({ type: 'transferFailed' }, { error, canRetry: true })
       } else
-        set({
-          error: new PaySessionError('CHAIN_UNAVAILABLE', {
-            details: `waiting for ${hash}`,
-            cause: error,
-          }),
-          canRetry: true,
-        })
-      lastAction = 'load'
+        dispatch(
+          { type: 'retryByLoading' },
+          {
+            error: new PaySessionError('CHAIN_UNAVAILABLE', {
+              details: `waiting for ${hash}`,
+              cause: error,
+            }),
+            canRetry: true,
+          },
+        )
     }
   }
 
   async function loadTokens() {
     const connection = getConnection(wagmi)
-    if (connection.status !== 'connected' || !assets) return set({ step: 'chooseWallet' })
+    if (connection.status !== 'connected' || !assets) return dispatch({ type: 'walletNeeded' })
     const { tokens, gasWarning } = await getStablecoinBalances(config, {
       network: assets.network,
       tokens: assets.tokens,
@@ -463,90 +488,92 @@ export function createCheckout(
       amount: state.session?.amount,
       locale,
     })
-    if (settled() || inFlightSteps.includes(state.step)) return
     const preferred =
       tokens.find((t) => t.symbol === state.selectedToken && t.sufficient) ??
       tokens.find((t) => t.symbol === state.session?.tokenSymbol && t.sufficient) ??
       tokens.find((t) => t.sufficient)
-    set({
-      step: 'chooseToken',
-      account: connection.address,
-      chainId: connection.chainId,
-      tokens: tokens.map(
-        ({ symbol, address, decimals, balance, formattedBalance, sufficient }) => ({
-          symbol,
-          address,
-          decimals,
-          balance,
-          formattedBalance,
-          sufficient,
-        }),
-      ),
-      selectedToken: preferred?.symbol,
-      gasless: gasless(preferred?.symbol),
-      gasWarning,
-      error: undefined,
-      canRetry: false,
-    })
+    dispatch(
+      { type: 'tokensLoaded', direct: false },
+      {
+        account: connection.address,
+        chainId: connection.chainId,
+        tokens: tokens.map(
+          ({ symbol, address, decimals, balance, formattedBalance, sufficient }) => ({
+            symbol,
+            address,
+            decimals,
+            balance,
+            formattedBalance,
+            sufficient,
+          }),
+        ),
+        selectedToken: preferred?.symbol,
+        gasless: gasless(preferred?.symbol),
+        gasWarning,
+        error: undefined,
+        canRetry: false,
+      },
+    )
   }
 
   async function connect(walletId?: string) {
-    if (
-      !['chooseWallet', 'chooseToken', 'review'].includes(state.step) &&
-      !(state.step === 'failed' && lastAction === 'connect')
-    )
-      return
-    lastAction = 'connect'
+    if (!dispatch({ type: 'connect' }, { error: undefined, canRetry: false })) return
     lastWalletId = walletId
-    set({ step: 'connecting', error: undefined, canRetry: false })
     try {
       await connectWallet(config, { walletId })
       await loadTokens()
     } catch (error) {
-      set({ step: 'chooseWallet', error: asError(error), canRetry: true })
+      dispatch({ type: 'connectFailed' }, { error: asError(error), canRetry: true })
     }
   }
 
   async function disconnect() {
-    if (busy || inFlightSteps.includes(state.step) || settled()) return
+    if (busy || !allows({ type: 'disconnect' })) return
     await disconnectWallet(config).catch(() => {})
-    set({
-      step: 'chooseWallet',
-      account: undefined,
-      chainId: undefined,
-      tokens: [],
-      selectedToken: undefined,
-      gasWarning: false,
-      error: undefined,
-    })
+    dispatch(
+      { type: 'disconnect' },
+      {
+        account: undefined,
+        chainId: undefined,
+        tokens: [],
+        selectedToken: undefined,
+        gasWarning: false,
+        error: undefined,
+      },
+    )
   }
 
   function selectToken(symbol: string) {
-    if (state.step !== 'chooseToken' && state.step !== 'review') return
+    if (!allows({ type: 'selectToken', sufficient: true })) return
     const token = state.tokens.find((t) => t.symbol === symbol.toUpperCase())
     if (!token) return set({ error: new PaySessionError('UNSUPPORTED_TOKEN', { details: symbol }) })
     if (!token.sufficient)
-      return set({
-        step: 'chooseToken',
+      return dispatch(
+        { type: 'selectToken', sufficient: false },
+        {
+          selectedToken: token.symbol,
+          error: new PaySessionError('INSUFFICIENT_BALANCE'),
+          canRetry: false,
+        },
+      )
+    dispatch(
+      { type: 'selectToken', sufficient: true },
+      {
         selectedToken: token.symbol,
-        error: new PaySessionError('INSUFFICIENT_BALANCE'),
+        gasless: gasless(token.symbol),
+        error: undefined,
         canRetry: false,
-      })
-    set({
-      step: 'review',
-      selectedToken: token.symbol,
-      gasless: gasless(token.symbol),
-      error: undefined,
-      canRetry: false,
-    })
+      },
+    )
   }
 
   async function pay(options: { gasless?: boolean } = {}) {
-    if (busy || state.step !== 'review' || !state.selectedToken) return
+    const gaslessNow = !!options.gasless && state.gasless
+    if (busy || !state.selectedToken) return
+    // Which steps allow paying is the transition's answer (`canPay`), nowhere else.
+    if (!dispatch({ type: 'pay' }, { error: undefined, canRetry: false })) return
     busy = true
-    lastAction = 'pay'
-    lastGasless = !!options.gasless && state.gasless
-    set({ step: 'confirmInWallet', error: undefined, canRetry: false })
+    lastGasless = gaslessNow
     try {
       // Never twice: the freshest status and the chain decide before any prompt opens.
       const session = await withToken((token) =>
@@ -568,17 +595,17 @@ export function createCheckout(
         ...expected,
         signal: following.signal,
         onAwaitingWallet: () => {
-          if (!settled()) set({ step: 'waitingForWallet' })
+          dispatch({ type: 'walletAccepted' })
         },
         onHash: (hash) => {
-          if (!settled()) set({ step: 'submitted', hash, explorerTxUrl: explorerTxUrl(hash) })
+          dispatch({ type: 'hash' }, { hash, explorerTxUrl: explorerTxUrl(hash) })
         },
         onReported: () => {
-          if (state.step === 'submitted') set({ step: 'confirming' })
+          dispatch({ type: 'reported' })
           void config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(sessionId) })
         },
       })
-      if (!settled()) set({ step: 'waitingForService' })
+      dispatch({ type: 'mined' })
       void askServiceToSettle(paid.hash)
     } catch (error) {
       if (!settled()) onPayError(asError(error))
@@ -589,44 +616,34 @@ export function createCheckout(
 
   function onPayError(error: PaySessionError) {
     if (error.code === 'SESSION_EXPIRED' || isTokenRefused(error)) return fail(error, false)
-    switch (error.code) {
-      case 'USER_REJECTED':
-      case 'WRONG_NETWORK':
-      case 'WALLET_ERROR':
-        if (!readPaymentRecord(config.storage, sessionId))
-          return set({ step: 'review', error, canRetry: true })
-        break
-      case 'INSUFFICIENT_BALANCE':
-        set({ step: 'chooseToken', error, canRetry: false })
-        return void loadTokens().then(
-          () => set({ error }),
-          () => {},
-        )
-      case 'WALLET_NOT_CONNECTED':
-        return set({ step: 'chooseWallet', error, canRetry: false })
-      case 'PAYMENT_IN_PROGRESS':
-        // Another tab recorded its prompt between our check and our record.
-        return void waitForPrompt(readPaymentRecord(config.storage, sessionId))
-      case 'TRANSACTION_FAILED':
-      case 'TRANSFER_MISMATCH':
-        return set({ step: 'failed', error, canRetry: true })
-    }
-    // Anything else after the prompt: the chain decides before another payment is allowed.
-    lastAction = 'load'
-    set({ step: state.hash ? 'confirming' : 'failed', error, canRetry: true })
+    if (error.code === 'PAYMENT_IN_PROGRESS')
+      // Another tab recorded its prompt between our check and our record.
+      return void waitForPrompt(readPaymentRecord(config.storage, sessionId))
+    // The record written before the prompt says whether anything may have left.
+    const recorded = !!readPaymentRecord(config.storage, sessionId)
+    const canRetry = error.code !== 'INSUFFICIENT_BALANCE' && error.code !== 'WALLET_NOT_CONNECTED'
+    dispatch(
+      { type: 'payFailed', code: error.code, recorded, hash: !!state.hash },
+      { error, canRetry },
+    )
+    if (error.code === 'INSUFFICIENT_BALANCE')
+      void loadTokens().then(
+        () => set({ error }),
+        () => {},
+      )
   }
 
   function payManually() {
-    if (busy || !['chooseWallet', 'chooseToken', 'review'].includes(state.step)) return
-    set({ step: 'manual', error: undefined, canRetry: false })
+    if (busy || !dispatch({ type: 'manual' }, { error: undefined, canRetry: false })) return
     void config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(sessionId) })
   }
 
   async function retry() {
     if (!state.canRetry || busy) return
-    if (lastAction === 'connect') return connect(lastWalletId)
-    if (lastAction === 'pay' && (state.step === 'review' || state.step === 'failed')) {
-      set({ step: 'review', error: undefined, canRetry: false })
+    const action = retryAction(machine)
+    if (action === 'connect') return connect(lastWalletId)
+    if (action === 'pay') {
+      dispatch({ type: 'retry' }, { error: undefined, canRetry: false })
       return pay({ gasless: lastGasless })
     }
     stopWatching?.()
@@ -636,9 +653,9 @@ export function createCheckout(
 
   const stopConnection = watchConnection(wagmi, {
     onChange(connection, previous) {
-      if (destroyed || busy || !['chooseToken', 'review'].includes(state.step)) return
+      if (destroyed || busy || !allows({ type: 'walletDisconnected' })) return
       if (connection.status === 'disconnected')
-        set({ step: 'chooseWallet', account: undefined, tokens: [] })
+        dispatch({ type: 'walletDisconnected' }, { account: undefined, tokens: [] })
       else if (connection.address !== previous.address || connection.chainId !== previous.chainId)
         void loadTokens().catch((error) => set({ error: asError(error) }))
     },

@@ -20,6 +20,8 @@ export const isInFlight = (step: CheckoutStep | undefined): boolean =>
 
 /** Steps from which the customer may pick a wallet, a token, or pay manually. */
 const choosingSteps: readonly CheckoutStep[] = ['chooseWallet', 'chooseToken', 'review']
+/** A customer paying by hand may still connect a wallet instead. */
+const connectSteps: readonly CheckoutStep[] = [...choosingSteps, 'manual']
 
 export type CheckoutMachine = {
   step: CheckoutStep
@@ -30,7 +32,7 @@ export type CheckoutMachine = {
    * moved (refused before anything was sent, reverted, or storage and chain show none).
    */
   pending: boolean
-  /** The service settled the session (or it expired): only the service's news changes the step. */
+  /** Paid, completed, expired, or the service's ERROR: only the service's news changes the step. */
   settled: boolean
 }
 
@@ -58,8 +60,8 @@ export type CheckoutEvent =
   | { type: 'walletNeeded' }
   /** The wallet disconnected while the customer was choosing. */
   | { type: 'walletDisconnected' }
-  /** Balances of the connected account are known. */
-  | { type: 'tokensLoaded' }
+  /** Balances of the connected account are known; `direct`: one token, enough of it (to review). */
+  | { type: 'tokensLoaded'; direct: boolean }
   | { type: 'connect' }
   | { type: 'connectFailed' }
   | { type: 'disconnect' }
@@ -71,8 +73,17 @@ export type CheckoutEvent =
   | { type: 'reported' }
   /** Sent and (for our own transfer) mined: the service has to see it now. */
   | { type: 'mined' }
-  /** Following a sent transfer failed (the chain did not answer): loading again decides. */
-  | { type: 'followFailed' }
+  /** Following the session or a transfer failed: a retry loads again, which decides. */
+  | { type: 'retryByLoading' }
+  /**
+   * The service refuses this page's token and no fresh one came; `known`: the session's amount
+   * and address are known (from this page or storage), so the chain can be followed instead.
+   */
+  | { type: 'tokenRefused'; known: boolean }
+  /** Followed on chain (token refused): the one-time wallet holds the amount. */
+  | { type: 'chainFunded' }
+  /** Followed on chain (token refused): the funding window closed without the amount. */
+  | { type: 'windowClosed' }
   /** The transfer reverted, or was replaced by one that pays nothing. */
   | { type: 'transferFailed' }
   /** A payment attempt failed; `recorded`: a transfer may have left (the record was kept). */
@@ -98,7 +109,8 @@ const statusSteps: Partial<Record<SessionStatus, CheckoutStep>> = {
 /** The step a session status puts the checkout in, if it decides one. */
 export const statusStep = (status: SessionStatus): CheckoutStep | undefined => statusSteps[status]
 
-const expiryCodes = ['SESSION_TOKEN_EXPIRED', 'SESSION_EXPIRED']
+// A refused token is not an expired payment: createCheckout sends `tokenRefused` for it instead.
+const expiryCodes = ['SESSION_EXPIRED']
 
 /** The one answer to "may the customer pay now?". */
 export const canPay = (machine: CheckoutMachine): boolean =>
@@ -106,7 +118,7 @@ export const canPay = (machine: CheckoutMachine): boolean =>
 
 export const canConnect = (machine: CheckoutMachine): boolean =>
   !machine.settled &&
-  (choosingSteps.includes(machine.step) ||
+  (connectSteps.includes(machine.step) ||
     (machine.step === 'failed' && machine.lastAction === 'connect'))
 
 export const canChoose = (machine: CheckoutMachine): boolean =>
@@ -151,7 +163,8 @@ export function transition(machine: CheckoutMachine, event: CheckoutEvent): Chec
         ? to('chooseWallet')
         : machine
     case 'tokensLoaded':
-      return isInFlight(machine.step) || machine.step === 'manual' ? machine : to('chooseToken')
+      if (isInFlight(machine.step) || machine.step === 'manual') return machine
+      return to(event.direct ? 'review' : 'chooseToken')
     case 'connect':
       return canConnect(machine) ? to('connecting', { lastAction: 'connect' }) : machine
     case 'connectFailed':
@@ -171,8 +184,18 @@ export function transition(machine: CheckoutMachine, event: CheckoutEvent): Chec
       return machine.step === 'submitted' ? to('confirming') : machine
     case 'mined':
       return to('waitingForService')
-    case 'followFailed':
+    case 'retryByLoading':
       return { ...machine, lastAction: 'load' }
+    case 'tokenRefused':
+      if (!event.known) return to('failed', { lastAction: 'load' })
+      // A customer paying by hand keeps the address; the chain is followed behind it.
+      return machine.step === 'manual'
+        ? { ...machine, lastAction: 'load' }
+        : to('untracked', { lastAction: 'load' })
+    case 'chainFunded':
+      return to('paid', { settled: true })
+    case 'windowClosed':
+      return to('expired', { settled: true })
     case 'transferFailed':
       return to('failed', { pending: false, lastAction: 'load' })
     case 'payFailed':
@@ -209,8 +232,10 @@ function payFailed(
       return to('waitingForService', { lastAction: 'load', pending: true })
     case 'TRANSACTION_FAILED':
     case 'TRANSFER_MISMATCH':
-      return to('failed', { pending: false })
+      // Nothing moved (the action dropped its record): retrying pays again. A kept record
+      // means reloading first, which asks the chain.
+      return to('failed', event.recorded ? { lastAction: 'load' } : {})
   }
-  // Anything else after the prompt: the chain decides before another payment is allowed.
-  return to(event.hash ? 'confirming' : 'failed', { lastAction: 'load', pending: true })
+  // Anything else: a retry loads first, and with a record the chain decides before another payment.
+  return to(event.hash ? 'confirming' : 'failed', { lastAction: 'load' })
 }

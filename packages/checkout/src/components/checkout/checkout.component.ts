@@ -3,6 +3,7 @@ import {
   type CheckoutStep,
   checkApiBase,
   getSession,
+  isInFlight,
   isPaidStatus,
   type NetworkInfo,
   type PaymentSession,
@@ -30,13 +31,6 @@ export type SessionTokenProvider = (
 ) => Promise<string | undefined> | string | undefined
 type Controller = InstanceType<Engine['CheckoutController']>
 
-const inFlightSteps: CheckoutStep[] = [
-  'confirmInWallet',
-  'waitingForWallet',
-  'submitted',
-  'confirming',
-  'waitingForService',
-]
 // Closing while the wallet prompt is open or the hash is being reported would hide what is happening.
 const lockedSteps: CheckoutStep[] = ['connecting', 'confirmInWallet', 'submitted']
 const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])'
@@ -331,7 +325,7 @@ export class PaySessionCheckout extends LitElement {
 
   private _inFlight(session: PaymentSession | undefined) {
     const step = this.state?.step
-    if (step) return inFlightSteps.includes(step)
+    if (step) return isInFlight(step)
     let record: unknown
     try {
       record = this.sessionId && readPaymentRecord(localStorage, this.sessionId)
