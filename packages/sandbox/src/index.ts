@@ -14,6 +14,7 @@ import { createStateFile, StateFileError } from './chain/state.js'
 import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKENS, tokenBySymbol } from './chain/tokens.js'
 import { type Clock, createClock } from './clock.js'
 import { openDb } from './db.js'
+import { handleRequest } from './http/handler.js'
 import { isProfile, type Profile } from './http/profile.js'
 import { listen } from './http/server.js'
 import { runCapture } from './service/captures.js'
@@ -110,6 +111,11 @@ export interface Sandbox {
     sessionId: string,
     options?: { token?: string; amount?: string; from?: Hex; gasless?: boolean },
   ): Promise<Hex>
+  /**
+   * The API as a fetch-style handler, answered in-process without the HTTP server (the URL's
+   * origin is ignored): what a custom `fetch` of the checkout or @paysession/server can call.
+   */
+  handle(request: Request): Promise<Response>
   /** Changes where status updates go (the spec leaves registration open). */
   setWebhookUrl(url: string | undefined): void
   stop(): Promise<void>
@@ -393,6 +399,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           value,
         })
       },
+      handle: (request) => handleRequest(ctx, request),
       setWebhookUrl(url) {
         serviceOptions.webhookUrl = url
       },
