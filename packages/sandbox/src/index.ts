@@ -282,6 +282,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       options: serviceOptions,
       hd,
       treasury,
+      deliver: (url, init) => fetch(url, init),
       log,
       lanes: new Map(),
       runningCaptures: new Set(),

@@ -2,8 +2,8 @@ import type { Address } from 'viem'
 import type { HDKey } from 'viem/accounts'
 import type { ChainClients } from '../chain/clients.js'
 import type { Clock } from '../clock.js'
-import type { Db } from '../db.js'
 import type { Profile } from '../http/profile.js'
+import type { Storage } from './storage.js'
 
 export interface ServiceOptions {
   apiKey: string
@@ -23,12 +23,14 @@ export interface ServiceOptions {
 
 /** Everything the service's parts share. Built once by startSandbox. */
 export interface Context {
-  db: Db
+  db: Storage
   clock: Clock
   chain: ChainClients
   options: ServiceOptions
   hd: HDKey
   treasury: Address
+  /** Sends a webhook: `fetch` in Node; an in-page adapter can answer it in the page. */
+  deliver: (url: string, init: RequestInit) => Promise<Response>
   log: (message: string) => void
   /** Logs a repeating problem at most once per interval per key (with how often it recurred). */
   logEvery: (key: string, message: string) => void
