@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { type Address, createWalletClient, type Hex, http, parseEther } from 'viem'
+import { type Address, createWalletClient, custom, type Hex, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ChainClients } from './clients.js'
 import { DEPLOYER_KEY, erc20Abi, LOCAL_TOKENS } from './tokens.js'
@@ -31,11 +31,8 @@ export async function deployTokens(
   }
 
   const deployer = privateKeyToAccount(DEPLOYER_KEY)
-  const wallet = createWalletClient({
-    account: deployer,
-    chain,
-    transport: http(chain.rpcUrls.default.http[0]),
-  })
+  // Through the public client's transport: anvil over HTTP, or any EIP-1193 provider.
+  const wallet = createWalletClient({ account: deployer, chain, transport: custom(publicClient) })
   await testClient.setBalance({ address: deployer.address, value: parseEther('1000') })
   const nonce = await publicClient.getTransactionCount({ address: deployer.address })
   if (nonce !== 0)
