@@ -6,6 +6,7 @@ import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { toUnits } from './amounts.js'
 import { deployTestAccounts, type TestAccounts } from './chain/accounts.js'
 import { type Anvil, startAnvil } from './chain/anvil.js'
+import { readArtifacts } from './chain/artifacts.js'
 import { RELAYER_KEY, transferWithAuthorization } from './chain/authorization.js'
 import { createChainClients } from './chain/clients.js'
 import { deployTokens } from './chain/deploy.js'
@@ -142,6 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const chain = createChainClients(anvil.rpcUrl)
     const customers = testCustomers()
     const tokensDeployed = await deployTokens(
+      readArtifacts(),
       chain,
       customers.map((c) => c.address),
     )

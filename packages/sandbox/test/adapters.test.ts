@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { createBrowserChain } from '@paysession/browser-chain'
 import { type Address, createPublicClient, type Hex, http, type PublicClient, parseAbi } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { readArtifacts } from '../src/chain/artifacts.js'
 import { LOCAL_TOKENS } from '../src/chain/tokens.js'
 import { createMemoryStorage, startInPageService } from '../src/inpage/index.js'
 import { start, units } from './helpers.js'
@@ -77,6 +78,7 @@ async function inPageAdapter(): Promise<Harness> {
   const provider = await createBrowserChain()
   const service = await startInPageService({
     provider,
+    artifacts: readArtifacts(),
     storage: createMemoryStorage(),
     webhookUrl: 'https://merchant.invalid/hooks',
     webhookSecret: SECRET,

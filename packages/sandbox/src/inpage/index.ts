@@ -12,7 +12,7 @@ import {
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { toUnits } from '../amounts.js'
 import { type ChainClients, localChain } from '../chain/clients.js'
-import { deployTokens } from '../chain/deploy.js'
+import { type Artifacts, deployTokens } from '../chain/deploy.js'
 import { customers as testCustomers } from '../chain/pay.js'
 import { erc20Abi, LOCAL_TOKENS, tokenBySymbol } from '../chain/tokens.js'
 import { type Clock, createClock } from '../clock.js'
@@ -32,6 +32,8 @@ export { createMemoryStorage, type MemoryState } from './storage.js'
 export interface InPageOptions {
   /** The chain: an EIP-1193 provider such as `createBrowserChain()`. */
   provider: Pick<EIP1193Provider, 'request'> | { request(args: never): Promise<unknown> }
+  /** The compiled test tokens: `@paysession/sandbox/artifacts/contracts.json`. */
+  artifacts: Artifacts
   /** Default: a fresh in-memory store. */
   storage?: Storage
   /** How webhooks go out; default `fetch`. An in-page merchant passes its own handler. */
@@ -82,6 +84,7 @@ export async function startInPageService(options: InPageOptions): Promise<InPage
   }
   const customers = testCustomers()
   await deployTokens(
+    options.artifacts,
     chain,
     customers.map((c) => c.address),
   )
