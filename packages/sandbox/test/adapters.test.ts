@@ -240,6 +240,28 @@ describe.each([
       expect(timingSafeEqual(mac, Buffer.from(String(v1), 'hex'))).toBe(true)
     }
   })
+
+  // Last: it moves the service's clock past every open session's funding window.
+  test('the funding window: an underpaid session is CANCELED and what arrived goes back', async () => {
+    const created = await call('POST', '/api/v1/payment-sessions', h.apiKey, {
+      amount: '10.00',
+      currency: 'USD',
+    })
+    const id = created.json.paymentSessionId as string
+    const otw = created.json.oneTimeWalletAddress as Address
+    const before = await balance(h.customer)
+    await h.pay(id, { amount: '4.00' })
+    const pending = await until(id, (s) => s.status === 'PENDING')
+    expect(pending.receivedAmount).toBe('4.00')
+    const moved = await call('POST', '/sandbox/clock', h.apiKey, { advanceSeconds: 24 * 3600 + 1 })
+    expect(moved.status).toBe(200)
+    expect((await session(id)).json.status).toBe('CANCELED')
+    const deadline = Date.now() + 20_000
+    while ((await balance(otw)) !== 0n && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 40))
+    expect(await balance(otw)).toBe(0n)
+    expect(await balance(h.customer)).toBe(before)
+  })
 })
 
 describe('the in-memory storage', () => {
