@@ -1,12 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createBrowserChain } from '@paysession/browser-chain'
+import { createBrowserChain, type JournalEntry } from '@paysession/browser-chain'
 import { type Address, createPublicClient, type Hex, http, type PublicClient, parseAbi } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { readArtifacts } from '../src/chain/artifacts.js'
 import { LOCAL_TOKENS } from '../src/chain/tokens.js'
-import { createMemoryStorage, startInPageService } from '../src/inpage/index.js'
+import { createMemoryStorage, type MemoryState, startInPageService } from '../src/inpage/index.js'
 import { start, units } from './helpers.js'
 
 // One service test suite, two adapters: Node (SQLite, anvil, node:http, webhooks over HTTP)
@@ -319,5 +319,71 @@ describe('the in-memory storage', () => {
     expect(resumed.sessions.list(10).map((s) => s.id)).toEqual(['b', 'a'])
     expect(resumed.webhooks.heads()).toMatchObject([{ seq: 1, id: 'evt_1', attempts: 0 }])
     expect(resumed.sessions.nextOtwIndex()).toBe(2)
+  })
+})
+
+describe('the in-page adapter after a reload', () => {
+  test('the saved store and chain journal resume: a funded session is captured after the restart', async () => {
+    let state: MemoryState | undefined
+    const journal: JournalEntry[] = []
+    const boot = async () =>
+      startInPageService({
+        provider: await createBrowserChain({
+          journal: [...journal],
+          onJournal: (entry) => void journal.push(entry),
+        }),
+        artifacts: readArtifacts(),
+        storage: createMemoryStorage(state, (saved) => {
+          state = saved
+        }),
+        pollIntervalMs: 50,
+      })
+    const first = await boot()
+    const auth = { authorization: `Bearer ${first.apiKey}`, 'content-type': 'application/json' }
+    const api = (service: typeof first, path: string, init?: RequestInit) =>
+      service.handle(new Request(new URL(path, 'https://in-page.invalid'), init))
+    const created = await (
+      await api(first, '/api/v1/payment-sessions', {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ amount: '10.00', currency: 'USD' }),
+      })
+    ).json()
+    const id = created.paymentSessionId
+    await first.pay(id)
+    const read = async (service: typeof first) =>
+      (await api(service, `/api/v1/payment-sessions/${id}`, { headers: auth })).json()
+    const deadline = Date.now() + 20_000
+    while ((await read(first)).status !== 'FUNDED' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 40))
+    expect((await read(first)).status).toBe('FUNDED')
+    await first.stop()
+
+    const second = await boot()
+    expect(second.treasury).toBe(first.treasury)
+    expect(await read(second)).toMatchObject({ status: 'FUNDED', capturableAmount: '10.00' })
+    const captured = await api(second, `/api/v1/payment-sessions/${id}/captures`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        requestId: 'after-reload',
+        captureAmount: '10.00',
+        isFinalCapture: true,
+      }),
+    })
+    expect(captured.status).toBe(202)
+    while ((await read(second)).status !== 'SUCCEEDED' && Date.now() < deadline + 20_000)
+      await new Promise((r) => setTimeout(r, 40))
+    expect(await read(second)).toMatchObject({ status: 'SUCCEEDED', capturedAmount: '10.00' })
+    const usdc = parseAbi(['function balanceOf(address) view returns (uint256)'])
+    expect(
+      await second.chain.publicClient.readContract({
+        address: USDC,
+        abi: usdc,
+        functionName: 'balanceOf',
+        args: [second.treasury],
+      }),
+    ).toBe(units('10.00'))
+    await second.stop()
   })
 })
