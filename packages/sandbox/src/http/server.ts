@@ -26,8 +26,12 @@ async function handle(ctx: Context, req: IncomingMessage, res: ServerResponse) {
   try {
     request = toRequest(req)
   } catch {
-    res.writeHead(400)
-    return res.end()
+    res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' })
+    return res.end(
+      JSON.stringify({
+        error: { code: 'INVALID_REQUEST', message: 'The request line or headers cannot be read.' },
+      }),
+    )
   }
   const response = await handleRequest(ctx, request)
   res.writeHead(response.status, Object.fromEntries(response.headers))
