@@ -354,9 +354,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       },
       async stop() {
         stopped = true
-        const settled = service.stop()
+        service.stop()
         await http.close()
-        await settled
+        // Let on-chain jobs in flight finish before the chain goes away.
+        await service.settle()
         if (chainUp) await durable().catch((e) => log(String(e.message ?? e)))
         await anvil.stop()
         db.close()

@@ -170,7 +170,8 @@ export async function startInPageService(options: InPageOptions): Promise<InPage
       serviceOptions.webhookUrl = url
     },
     async stop() {
-      await service.stop()
+      service.stop()
+      await service.settle()
       storage.close()
     },
   }

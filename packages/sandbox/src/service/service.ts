@@ -46,8 +46,10 @@ export interface Service {
   start(): void
   /** Runs a background pass soon. */
   wake(): void
-  /** Stops the background work; resolves once on-chain jobs in flight are done. */
-  stop(): Promise<void>
+  /** Stops the background work. */
+  stop(): void
+  /** Resolves once the on-chain jobs in flight are done: call before the chain goes away. */
+  settle(): Promise<void>
 }
 
 /** Repeating problems (a dead node, a locked database) log one line per this interval. */
@@ -137,10 +139,11 @@ export function createService(parts: ServiceParts): Service {
       schedule(0)
     },
     wake: () => schedule(0),
-    async stop() {
+    stop() {
       stopped = true
       if (timer) clearTimeout(timer)
-      // Let on-chain jobs in flight finish before the chain goes away.
+    },
+    async settle() {
       await Promise.allSettled([...ctx.lanes.values()])
     },
   }
