@@ -17,7 +17,7 @@ import { type Clock, createClock } from './clock.js'
 import { openDb } from './db.js'
 import { isProfile, type Profile } from './http/profile.js'
 import { listen } from './http/server.js'
-import type { Context, ServiceOptions } from './service/context.js'
+import { type Context, serviceOptions as withDefaults } from './service/context.js'
 import { createService } from './service/service.js'
 import { TOKEN_DECIMALS } from './service/sessions.js'
 
@@ -44,9 +44,8 @@ export {
 } from './chain/tokens.js'
 export { isProfile, type Profile, profiles } from './http/profile.js'
 export { startRewritingProxy } from './http/rewritingProxy.js'
+export { DEFAULT_API_KEY } from './service/context.js'
 export { signWebhook } from './service/webhooks.js'
-
-export const DEFAULT_API_KEY = 'sk_sandbox_paysession'
 
 export interface SandboxOptions {
   /** API port on 127.0.0.1 (0: any free port). Default 4010. */
@@ -166,20 +165,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     db.meta.set('webhookSecret', webhookSecret)
     const hd = HDKey.fromMasterSeed(Buffer.from(seed.slice(2), 'hex'))
     const treasury = hdKeyToAccount(hd, { accountIndex: 1, addressIndex: 0 }).address
-    const serviceOptions: ServiceOptions = {
-      apiKey: options.apiKey ?? DEFAULT_API_KEY,
-      merchantId: options.merchantId ?? 'merchant_sandbox',
-      fundingWindowSeconds: options.fundingWindowSeconds ?? 24 * 60 * 60,
-      tokenTtlSeconds: options.tokenTtlSeconds ?? 60 * 60,
-      webhookUrl: options.webhookUrl,
-      webhookSecret,
-      webhookMaxAttempts: options.webhookMaxAttempts ?? 8,
-      webhookBaseDelayMs: options.webhookBaseDelayMs ?? 500,
-      webhookTimeoutMs: options.webhookTimeoutMs ?? 5000,
-      pollIntervalMs: options.pollIntervalMs ?? 200,
-      waitTimeoutMs: options.waitTimeoutMs ?? 30_000,
-      profile: options.profile ?? 'default',
-    }
+    const serviceOptions = withDefaults({ ...options, webhookSecret })
     const tokens = Object.fromEntries(
       LOCAL_TOKENS.map((t) => [
         t.symbol,

@@ -16,7 +16,11 @@ import { type Artifacts, deployTokens } from '../chain/deploy.js'
 import { customers as testCustomers } from '../chain/pay.js'
 import { erc20Abi, LOCAL_TOKENS, tokenBySymbol } from '../chain/tokens.js'
 import { type Clock, createClock } from '../clock.js'
-import type { Context, ServiceOptions } from '../service/context.js'
+import {
+  type Context,
+  type ServiceOptions,
+  serviceOptions as withDefaults,
+} from '../service/context.js'
 import { randomId } from '../service/crypto.js'
 import { createService } from '../service/service.js'
 import { TOKEN_DECIMALS } from '../service/sessions.js'
@@ -101,20 +105,7 @@ export async function startInPageService(options: InPageOptions): Promise<InPage
   storage.meta.set('webhookSecret', webhookSecret)
   const hd = HDKey.fromMasterSeed(hexToBytes(seed))
   const treasury = hdKeyToAccount(hd, { accountIndex: 1, addressIndex: 0 }).address
-  const serviceOptions: ServiceOptions = {
-    apiKey: options.apiKey ?? 'sk_sandbox_paysession',
-    merchantId: options.merchantId ?? 'merchant_sandbox',
-    fundingWindowSeconds: options.fundingWindowSeconds ?? 24 * 60 * 60,
-    tokenTtlSeconds: options.tokenTtlSeconds ?? 60 * 60,
-    webhookUrl: options.webhookUrl,
-    webhookSecret,
-    webhookMaxAttempts: options.webhookMaxAttempts ?? 8,
-    webhookBaseDelayMs: options.webhookBaseDelayMs ?? 500,
-    webhookTimeoutMs: 5000,
-    pollIntervalMs: options.pollIntervalMs ?? 200,
-    waitTimeoutMs: 30_000,
-    profile: options.profile ?? 'default',
-  }
+  const serviceOptions = withDefaults({ ...options, webhookSecret })
   const clock = createClock()
   const service = createService({
     storage,

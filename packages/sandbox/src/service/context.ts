@@ -21,6 +21,28 @@ export interface ServiceOptions {
   profile: Profile
 }
 
+export const DEFAULT_API_KEY = 'sk_sandbox_paysession'
+
+/** Every option, with the defaults both adapters use for those not given. */
+export function serviceOptions(
+  given: Partial<ServiceOptions> & Pick<ServiceOptions, 'webhookSecret'>,
+): ServiceOptions {
+  return {
+    apiKey: given.apiKey ?? DEFAULT_API_KEY,
+    merchantId: given.merchantId ?? 'merchant_sandbox',
+    fundingWindowSeconds: given.fundingWindowSeconds ?? 24 * 60 * 60,
+    tokenTtlSeconds: given.tokenTtlSeconds ?? 60 * 60,
+    webhookUrl: given.webhookUrl,
+    webhookSecret: given.webhookSecret,
+    webhookMaxAttempts: given.webhookMaxAttempts ?? 8,
+    webhookBaseDelayMs: given.webhookBaseDelayMs ?? 500,
+    webhookTimeoutMs: given.webhookTimeoutMs ?? 5000,
+    pollIntervalMs: given.pollIntervalMs ?? 200,
+    waitTimeoutMs: given.waitTimeoutMs ?? 30_000,
+    profile: given.profile ?? 'default',
+  }
+}
+
 /** Everything the service's parts share. Built once by startSandbox. */
 export interface Context {
   db: Storage
