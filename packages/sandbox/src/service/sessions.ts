@@ -1,12 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto'
 import { isTerminalStatus, sessionStatuses } from '@paysession/protocol'
 import { getAddress } from 'viem'
 import { hdKeyToAccount } from 'viem/accounts'
 import { fromUnits, toUnits } from '../amounts.js'
 import { CURRENCIES, LOCAL_CHAIN_ID, LOCAL_NETWORK, tokenBySymbol } from '../chain/tokens.js'
-import type { CaptureRow, SessionRow, SessionStatus } from '../db.js'
 import type { Context } from './context.js'
+import { randomId, sha256Hex } from './crypto.js'
 import { ApiError } from './errors.js'
+import type { CaptureRow, SessionRow, SessionStatus } from './storage.js'
 import { enqueueStatusUpdate } from './webhooks.js'
 
 export const TOKEN_DECIMALS = 6
@@ -17,8 +17,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
 const fmt = (units: string) => fromUnits(BigInt(units), TOKEN_DECIMALS)
 
 /** A stable fingerprint of a request body, for idempotency-key conflict checks. */
-export const fingerprint = (value: unknown) =>
-  createHash('sha256').update(JSON.stringify(value)).digest('hex')
+export const fingerprint = (value: unknown) => sha256Hex(JSON.stringify(value))
 
 export function otwAccount(ctx: Context, index: number) {
   return hdKeyToAccount(ctx.hd, { accountIndex: 0, addressIndex: index })
@@ -122,10 +121,10 @@ export function createSession(ctx: Context, body: Record<string, unknown>) {
     const now = ctx.clock.now()
     const index = ctx.db.sessions.nextOtwIndex()
     const row: SessionRow = {
-      id: `ps_${randomBytes(12).toString('hex')}`,
+      id: randomId('ps_', 12),
       request_id: requestId ?? null,
       request_fingerprint: print,
-      token: `pst_${randomBytes(24).toString('hex')}`,
+      token: randomId('pst_', 24),
       token_expires_at: now + ctx.options.tokenTtlSeconds * 1000,
       amount: fromUnits(units, decimals),
       currency: code,
@@ -163,7 +162,7 @@ export function renewSessionToken(ctx: Context, s: SessionRow) {
   const ttl = ctx.options.tokenTtlSeconds * 1000
   if (s.token_expires_at - now <= ttl / 2)
     ctx.db.sessions.update(s.id, {
-      token: `pst_${randomBytes(24).toString('hex')}`,
+      token: randomId('pst_', 24),
       token_expires_at: now + ttl,
     })
   const fresh = ctx.db.sessions.get(s.id)!
