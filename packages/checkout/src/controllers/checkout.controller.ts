@@ -5,11 +5,15 @@ import {
   createPaySessionConfig,
   createRegistry,
   extendRegistry,
+  type NetworkInfo,
+  type PaymentSession,
   type PaySessionConfig,
   PaySessionError,
+  type Registry,
+  type StablecoinInfo,
 } from '@paysession/core'
-import type { ReactiveController } from 'lit'
-import type { PaySessionCheckout } from '../components/checkout/checkout.component.js'
+import type { Config as WagmiConfig } from '@wagmi/core'
+import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { PaySessionErrorEvent } from '../events/error.js'
 import { PaySessionFundingSentEvent } from '../events/funding-sent.js'
 import { PaySessionPaidEvent } from '../events/paid.js'
@@ -20,6 +24,33 @@ import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
 import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
 
 const paidSteps = ['paid', 'completed']
+
+/**
+ * What the controller reads of its element (`<paysession-checkout>` implements it). Declared
+ * here so that the controller never imports the component: the component uses the controller.
+ */
+export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
+  readonly isConnected: boolean
+  readonly sessionId: string | undefined
+  readonly sessionToken: string | undefined
+  readonly apiBase: string | undefined
+  readonly relayUrl: string | undefined
+  readonly expectedAmount: string | undefined
+  readonly expectedCurrency: string | undefined
+  readonly wagmiConfig: WagmiConfig | undefined
+  readonly rpcUrls: Record<number, string> | undefined
+  readonly registry: Registry | undefined
+  readonly networks: NetworkInfo[] | undefined
+  readonly tokens: Record<string, StablecoinInfo[]> | undefined
+  readonly fetch: typeof globalThis.fetch | undefined
+  readonly tokenProvider:
+    | ((sessionId: string) => Promise<string | undefined> | string | undefined)
+    | undefined
+  readonly resolvedLocale: string
+  /** The session the button shows; the controller fills it when the button's own read failed. */
+  _preview: PaymentSession | undefined
+  close(): void
+}
 
 /**
  * Binds core's checkout to the element: builds the config from its attributes and properties,
@@ -33,10 +64,6 @@ export class CheckoutController implements ReactiveController {
   changingToken = false
   /** UI-only: the text last copied, for the "Copied" feedback. */
   copied: string | undefined
-  /** The manual payment's view, loaded when it is first shown. */
-  manual: typeof import('../components/checkout/checkout.manual.js') | undefined
-  /** The gasless button's code, loaded when the merchant set `relay-url`. */
-  gasless: typeof import('../gasless/gasless.js') | undefined
   private unsubscribe: (() => void) | undefined
   private paidFired = false
   /** Re-renders every second while a countdown (`retryAt`) is shown. */
@@ -44,7 +71,7 @@ export class CheckoutController implements ReactiveController {
   private sentHere = false
   private sawUnpaid = false
 
-  constructor(private readonly host: PaySessionCheckout) {
+  constructor(private readonly host: CheckoutHost) {
     host.addController(this)
     if (host.isConnected) this.start()
   }
@@ -56,19 +83,6 @@ export class CheckoutController implements ReactiveController {
   hostDisconnected() {
     this.stop()
   }
-
-  /**
-   * The manual payment's and the no-wallet views (QR codes, wallet links): loaded on first use,
-   * then re-rendered. Returns them once loaded.
-   */
-  loadManual() {
-    this.manualLoading ??= import('../components/checkout/checkout.manual.js').then((manual) => {
-      this.manual = manual
-      this.host.requestUpdate()
-    })
-    return this.manual
-  }
-  private manualLoading: Promise<void> | undefined
 
   /** Starts over, for a new session id or token. */
   restart() {
@@ -117,11 +131,6 @@ export class CheckoutController implements ReactiveController {
       expectedCurrency: h.expectedCurrency,
       relayUrl: h.relayUrl,
     })
-    if (h.relayUrl)
-      void import('../gasless/gasless.js').then((gasless) => {
-        this.gasless = gasless
-        h.requestUpdate()
-      })
     this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
     this.onState(this.checkout.getState())
   }

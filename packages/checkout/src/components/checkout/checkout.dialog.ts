@@ -1,22 +1,47 @@
-import type { CheckoutState, CheckoutToken, PaySessionError } from '@paysession/core'
+import type { CheckoutState, CheckoutToken } from '@paysession/core'
 import { html, nothing, type TemplateResult } from 'lit'
-import { CheckoutController } from '../../controllers/checkout.controller.js'
-import type { ButtonStrings } from '../../i18n/button.js'
+import { CheckoutController, type CheckoutHost } from '../../controllers/checkout.controller.js'
 import { loadCatalog } from '../../i18n/catalogs.js'
-import type { Catalog } from '../../i18n/en.js'
-import { format, formatMoney, formatTokenAmount } from '../../i18n/localize.js'
-import type { PaySessionCheckout } from './checkout.component.js'
+import { format, formatMoney } from '../../i18n/localize.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
+import {
+  copyButton,
+  errorBox,
+  errorText,
+  type T,
+  tokenAmount,
+  type View,
+} from './checkout.parts.js'
 
 // The code only the dialog needs: core's checkout (wagmi, viem, query-core), the step views,
 // their styles and the catalogs.
 export { CheckoutController, dialogStyles, loadCatalog }
 
-export type T = Catalog & ButtonStrings
-
-export type View = { host: PaySessionCheckout; ctl: CheckoutController; state: CheckoutState; t: T }
-
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`
+
+let manualView: typeof import('./checkout.manual.js') | undefined
+let gaslessView: typeof import('../../gasless/gasless.js') | undefined
+/**
+ * The manual payment's and the no-wallet views (QR codes, wallet links): loaded on first use,
+ * then re-rendered. Returns them once loaded.
+ */
+function loadManual(host: CheckoutHost) {
+  if (!manualView)
+    void import('./checkout.manual.js').then((view) => {
+      manualView = view
+      host.requestUpdate()
+    })
+  return manualView
+}
+/** The gasless button's code: loaded only when the merchant set `relay-url` and a token allows it. */
+function loadGasless(host: CheckoutHost) {
+  if (!gaslessView)
+    void import('../../gasless/gasless.js').then((view) => {
+      gaslessView = view
+      host.requestUpdate()
+    })
+  return gaslessView
+}
 
 /** The sentence the aria-live region announces for a state. */
 export function announce(state: CheckoutState | undefined, t: T): string {
@@ -50,22 +75,15 @@ export function announce(state: CheckoutState | undefined, t: T): string {
 }
 
 /** The dialog body for the controller's current state. */
-export function renderStep(
-  host: PaySessionCheckout,
-  ctl: CheckoutController,
-  t: T,
-): TemplateResult {
+export function renderStep(host: CheckoutHost, ctl: CheckoutController, t: T): TemplateResult {
+  // Ready before a token that allows it is chosen.
+  if (host.relayUrl) loadGasless(host)
   const state = ctl.state
   if (!state) return spinner(t.loading)
   const view = { host, ctl, state, t }
   const body = steps[state.step](view)
   return html`${body}<p role="status" aria-live="polite" class="sr-only">${announce(state, t)}</p>`
 }
-
-const errorText = (error: PaySessionError, t: T) => t.errors[error.code] ?? error.shortMessage
-
-export const errorBox = ({ state, t }: View) =>
-  state.error ? html`<p part="error" role="alert">${errorText(state.error, t)}</p>` : nothing
 
 const spinner = (text: string, hint?: string) =>
   html`<span class="spinner"></span><p class="center">${text}</p>${
@@ -84,29 +102,9 @@ const money = ({ host, state }: View) =>
     host.resolvedLocale,
   )
 
-export const tokenAmount = ({ host, state }: View, symbol?: string) =>
-  formatTokenAmount(state.amount ?? state.session?.amount ?? '', symbol, host.resolvedLocale)
-
 /** `0x91A1 2B61 30c0 …`: the whole address in groups of four, read without losing one's place. */
 const grouped = (address: string) =>
   /^0x[0-9a-fA-F]{40}$/.test(address) ? `0x ${address.slice(2).match(/.{4}/g)!.join(' ')}` : address
-
-export function copyButton(view: View, text: string) {
-  const { ctl, t } = view
-  const copied = ctl.copied === text
-  return html`<button
-    class="small"
-    type="button"
-    aria-label=${copied ? t.copied : t.copyAddress}
-    @click=${async () => {
-      await navigator.clipboard?.writeText(text).catch(() => {})
-      ctl.copied = text
-      view.host.requestUpdate()
-    }}
-  >
-    ${copied ? t.copied : t.copy}
-  </button>`
-}
 
 function txLink({ state, t }: View) {
   if (!state.hash) return nothing
@@ -144,7 +142,7 @@ function chooseWallet(view: View) {
             </li>`,
           )}
         </ul>`
-        : html`<p part="notice">${t.noWallet}</p>${ctl.loadManual()?.noWallet(view) ?? nothing}`
+        : html`<p part="notice">${t.noWallet}</p>${loadManual(view.host)?.noWallet(view) ?? nothing}`
     }
     <div class="actions">
       ${
@@ -203,8 +201,8 @@ function review(view: View) {
   const amount = tokenAmount(view, state.selectedToken)
   // Pay without network fees (lazy, with `relay-url`): first when the wallet has no gas.
   const gasless =
-    state.gasless && ctl.gasless
-      ? ctl.gasless.gaslessButton(ctl, view.host.resolvedLocale)
+    state.gasless && loadGasless(view.host)
+      ? loadGasless(view.host)!.gaslessButton(ctl, view.host.resolvedLocale)
       : nothing
   const first = gasless !== nothing && state.gasWarning
   return html`
@@ -339,6 +337,6 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   expired: (v) => ended(v, v.t.expiredTitle),
   failed: (v) => ended(v, v.t.failedTitle),
   // Its view (address, EIP-681 QR, wallet deep links) loads when a customer first needs it.
-  manual: (v) => v.ctl.loadManual()?.manual(v) ?? spinner(v.t.loading),
+  manual: (v) => loadManual(v.host)?.manual(v) ?? spinner(v.t.loading),
   untracked,
 }

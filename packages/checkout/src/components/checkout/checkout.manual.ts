@@ -3,7 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit'
 import { format } from '../../i18n/localize.js'
 import { eip681Transfer } from '../../qr/eip681.js'
 import { qrPath } from '../../qr/qrPath.js'
-import { copyButton, errorBox, tokenAmount, type View } from './checkout.dialog.js'
+import { copyButton, errorBox, tokenAmount, type View } from './checkout.parts.js'
 
 // Loaded when the customer first pays manually (or has no wallet): the default payment, with a
 // wallet, never needs this view, the QR encoder or the wallet links.
