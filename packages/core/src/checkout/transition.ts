@@ -1,22 +1,13 @@
 import type { SessionStatus } from '@paysession/protocol'
+import { isInFlight } from './steps.js'
 import type { CheckoutStep } from './types.js'
+
+export { inFlightSteps, isInFlight } from './steps.js'
 
 // The checkout's behaviour as data: which step follows which event. Pure, so it is tested for
 // every state and every event without a chain or a browser (test/transition.test.ts);
 // createCheckout runs the effects (wallet prompts, requests, timers) around it and changes the
 // step only through `transition`.
-
-/** Steps in which a payment may be on its way: the customer is told so, and it is not offered again. */
-export const inFlightSteps: readonly CheckoutStep[] = [
-  'confirmInWallet',
-  'waitingForWallet',
-  'submitted',
-  'confirming',
-  'waitingForService',
-]
-
-export const isInFlight = (step: CheckoutStep | undefined): boolean =>
-  !!step && inFlightSteps.includes(step)
 
 /** Steps from which the customer may pick a wallet, a token, or pay manually. */
 const choosingSteps: readonly CheckoutStep[] = ['chooseWallet', 'chooseToken', 'review']

@@ -77,13 +77,12 @@ export {
   sessionStatuses,
 } from '../api/session.js'
 export { type CreateCheckoutParameters, createCheckout } from '../checkout/createCheckout.js'
+export { inFlightSteps, isInFlight } from '../checkout/steps.js'
 export {
   type CheckoutEvent,
   type CheckoutMachine,
   canPay,
-  inFlightSteps,
   initialMachine,
-  isInFlight,
   transition,
 } from '../checkout/transition.js'
 export type {
