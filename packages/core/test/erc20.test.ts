@@ -48,15 +48,17 @@ describe('the one ABI', () => {
   })
 
   test('selectors and topic derive from it and match viem', () => {
-    expect(selector('transfer')).toBe(toFunctionSelector('transfer(address,uint256)'))
-    expect(selector('balanceOf')).toBe(toFunctionSelector('balanceOf(address)'))
-    expect(selector('name')).toBe('0x06fdde03')
-    expect(selector('version')).toBe('0x54fd4d50')
+    expect(selector(stablecoinAbi[0])).toBe(toFunctionSelector('transfer(address,uint256)'))
+    expect(selector(stablecoinAbi[1])).toBe(toFunctionSelector('balanceOf(address)'))
+    expect(eip3009Abi[2].name).toBe('name')
+    expect(selector(eip3009Abi[2])).toBe('0x06fdde03')
+    expect(eip3009Abi[3].name).toBe('version')
+    expect(selector(eip3009Abi[3])).toBe('0x54fd4d50')
     expect(transferTopic).toBe(encodeEventTopics({ abi: stablecoinAbi, eventName: 'Transfer' })[0])
     expect(transferTopic).toBe('0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef')
     for (const name of ['transferWithAuthorization', 'authorizationState'] as const) {
       const item = eip3009Abi.find((entry) => entry.name === name)
-      expect(selector(name)).toBe(toFunctionSelector(item!))
+      expect(selector(item!)).toBe(toFunctionSelector(item!))
     }
   })
 })

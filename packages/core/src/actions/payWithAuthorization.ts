@@ -1,4 +1,4 @@
-import { transferWithAuthorizationTypes } from '@paysession/protocol'
+import { eip3009Abi, transferWithAuthorizationTypes } from '@paysession/protocol'
 import { getConnectorClient } from '@wagmi/core'
 import { type Address, type Hex, hexToBigInt, hexToString, toHex } from 'viem'
 import { selector } from '../chain/erc20.js'
@@ -61,8 +61,8 @@ export async function payWithAuthorization(
   let now: bigint
   try {
     ;[name, version, now] = await Promise.all([
-      readString(client, token.address, selector('name')),
-      readString(client, token.address, selector('version')),
+      readString(client, token.address, selector(eip3009Abi[2])),
+      readString(client, token.address, selector(eip3009Abi[3])),
       client
         .request({ method: 'eth_getBlockByNumber', params: ['latest', false] })
         .then((block) => hexToBigInt(block!.timestamp)),

@@ -1,4 +1,4 @@
-import { abiSignature, eip3009Abi, stablecoinAbi } from '@paysession/protocol'
+import { abiSignature, stablecoinAbi } from '@paysession/protocol'
 import {
   type Address,
   getAddress,
@@ -15,18 +15,17 @@ import {
 // more than the rest of the wallet layer, for a few fixed selectors and one event. Selectors and
 // topic are derived from the one ABI (`stablecoinAbi` of @paysession/protocol), never written out.
 
-const abi = [...stablecoinAbi, ...eip3009Abi]
-const signatureHash = (name: (typeof abi)[number]['name']): Hex =>
-  keccak256(stringToHex(abiSignature(abi.find((entry) => entry.name === name)!)))
+type AbiItem = Parameters<typeof abiSignature>[0]
+const signatureHash = (item: AbiItem): Hex => keccak256(stringToHex(abiSignature(item)))
 
-/** The 4-byte selector of a function of the stablecoin or EIP-3009 ABI. */
-export const selector = (name: Exclude<(typeof abi)[number]['name'], 'Transfer'>): Hex =>
-  signatureHash(name).slice(0, 10) as Hex
+/** The 4-byte selector of an ABI function (of `stablecoinAbi`, `eip3009Abi`). */
+export const selector = (item: AbiItem): Hex => signatureHash(item).slice(0, 10) as Hex
 
+const [transfer, balanceOf, transferEvent] = stablecoinAbi
 /** The `Transfer(address,address,uint256)` event's topic. */
-export const transferTopic: Hex = signatureHash('Transfer')
-const transferSelector = selector('transfer')
-const balanceOfSelector = selector('balanceOf')
+export const transferTopic: Hex = signatureHash(transferEvent)
+const transferSelector = selector(transfer)
+const balanceOfSelector = selector(balanceOf)
 
 /** An address as a 32-byte word (call argument or indexed topic), lower-case. */
 export const addressWord = (address: Address): Hex => pad(address.toLowerCase() as Hex)
