@@ -1,8 +1,28 @@
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
+
+// Lit ships css`` as written: squeeze its comments and whitespace in the script-tag build.
+const minifyLitCss = (): Plugin => ({
+  name: 'minify-lit-css',
+  transform(code, id) {
+    if (!id.endsWith('.styles.ts')) return
+    return code.replace(
+      /css`([^`]*)`/g,
+      (_, body: string) =>
+        `css\`${body
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .replace(/\s+/g, ' ')
+          .replace(/ ?([{};,]) ?/g, '$1')
+          .replace(/: /g, ':')
+          .replace(/;}/g, '}')
+          .trim()}\``,
+    )
+  },
+})
 
 // The script-tag build: one ES module that defines the element and paints the button, with the
 // dialog (core, wagmi, viem, query-core) and the non-English catalogs as lazy chunks beside it.
 export default defineConfig({
+  plugins: [minifyLitCss()],
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {

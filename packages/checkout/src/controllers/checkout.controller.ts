@@ -6,6 +6,7 @@ import {
   createRegistry,
   extendRegistry,
   type PaySessionConfig,
+  type PaySessionError,
 } from '@paysession/core'
 import type { ReactiveController } from 'lit'
 import type { PaySessionCheckout } from '../components/checkout/checkout.component.js'
@@ -31,6 +32,14 @@ export class CheckoutController implements ReactiveController {
   changingToken = false
   /** UI-only: the text last copied, for the "Copied" feedback. */
   copied: string | undefined
+  /** UI-only: the manual step shows the wallet list again, to pay with a wallet after all. */
+  pickingWallet = false
+  /** UI-only: the stablecoin the manual step shows (the session's default until one is picked). */
+  manualToken: string | undefined
+  /** The QR module, once the manual step has loaded it. */
+  qr: typeof import('../qr/eip681.js') | undefined
+  /** UI-only: the error showing when the dialog closed, not shown again on reopening. */
+  dismissed: PaySessionError | undefined
   private unsubscribe: (() => void) | undefined
   private paidFired = false
 
@@ -88,8 +97,10 @@ export class CheckoutController implements ReactiveController {
     const previous = this.state
     this.state = next
     const fire = (event: Event) => this.host.dispatchEvent(event)
-    if (next.step !== previous?.step)
+    if (next.step !== previous?.step) {
+      this.pickingWallet = false
       fire(new PaySessionStepChangeEvent({ step: next.step, previousStep: previous?.step }))
+    }
     const status = next.session?.status
     const previousStatus = previous?.session?.status
     if (status && previousStatus && status !== previousStatus)

@@ -1,6 +1,16 @@
 import type { Catalog } from './en.js'
 
-export const de: Catalog = {
+/** German. */
+export const catalog: Catalog = {
+  pay: '{amount} bezahlen',
+  payLoading: 'Zahlung wird geladen…',
+  paid: 'Bezahlt',
+  inProgress: 'Zahlung läuft',
+  expiredButton: 'Zahlung abgelaufen',
+  unavailable: 'Zahlung nicht verfügbar',
+  title: 'Mit Stablecoins bezahlen',
+  close: 'Schließen',
+  loading: 'Wird geladen…',
   chooseWallet: 'Wallet wählen',
   noWallet: 'In diesem Browser wurde keine Wallet gefunden.',
   payManually: 'Von einer anderen Wallet oder Börse bezahlen',
@@ -30,12 +40,14 @@ export const de: Catalog = {
   waitingForService: 'Zahlung gesendet. Warten auf den Zahlungsdienst…',
   waitingForPayment: 'Warten auf die Zahlung…',
   paidTitle: 'Zahlung erhalten',
-  paidText: '{amount} bezahlt. Sie können dieses Fenster schließen.',
+  paidText: 'Sie haben {amount} bezahlt.',
   done: 'Fertig',
   expiredTitle: 'Zahlung abgelaufen',
   failedTitle: 'Zahlung fehlgeschlagen',
+  unreachableTitle: 'Netzwerk nicht erreichbar',
   retry: 'Erneut versuchen',
   manualTitle: 'Manuell bezahlen',
+  payWithWallet: 'Stattdessen mit einer Wallet bezahlen',
   manualText: 'Senden Sie genau {amount} {token} über {network} an diese Adresse:',
   manualQr: 'QR-Code: {amount} {token} an {address} zahlen',
   openInWallet: 'In einer Wallet-App öffnen',

@@ -1,6 +1,16 @@
 import type { Catalog } from './en.js'
 
-export const fr: Catalog = {
+/** French. */
+export const catalog: Catalog = {
+  pay: 'Payer {amount}',
+  payLoading: 'Chargement du paiement…',
+  paid: 'Payé',
+  inProgress: 'Paiement en cours',
+  expiredButton: 'Paiement expiré',
+  unavailable: 'Paiement indisponible',
+  title: 'Payer en stablecoins',
+  close: 'Fermer',
+  loading: 'Chargement…',
   chooseWallet: 'Choisissez un portefeuille',
   noWallet: 'Aucun portefeuille trouvé dans ce navigateur.',
   payManually: 'Payer depuis un autre portefeuille ou une plateforme',
@@ -30,12 +40,14 @@ export const fr: Catalog = {
   waitingForService: 'Paiement envoyé. En attente du service de paiement…',
   waitingForPayment: 'En attente du paiement…',
   paidTitle: 'Paiement reçu',
-  paidText: '{amount} payé. Vous pouvez fermer cette fenêtre.',
+  paidText: 'Vous avez payé {amount}.',
   done: 'Terminé',
   expiredTitle: 'Paiement expiré',
   failedTitle: 'Échec du paiement',
+  unreachableTitle: 'Réseau injoignable',
   retry: 'Réessayer',
   manualTitle: 'Payer manuellement',
+  payWithWallet: 'Payer plutôt avec un portefeuille',
   manualText: 'Envoyez exactement {amount} {token} sur {network} à cette adresse :',
   manualQr: 'QR code pour payer {amount} {token} à {address}',
   openInWallet: 'Ouvrir dans une application de portefeuille',

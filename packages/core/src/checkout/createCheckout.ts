@@ -271,8 +271,9 @@ export function createCheckout(
       tokens.find((t) => t.symbol === state.selectedToken && t.sufficient) ??
       tokens.find((t) => t.symbol === state.session?.tokenSymbol && t.sufficient) ??
       tokens.find((t) => t.sufficient)
+    // A session that accepts one token has nothing to choose: straight to review when it can pay.
     set({
-      step: 'chooseToken',
+      step: tokens.length === 1 && preferred ? 'review' : 'chooseToken',
       account: connection.address,
       chainId: connection.chainId,
       tokens: tokens.map(
@@ -294,7 +295,7 @@ export function createCheckout(
 
   async function connect(walletId?: string) {
     if (
-      !['chooseWallet', 'chooseToken', 'review'].includes(state.step) &&
+      !['chooseWallet', 'chooseToken', 'review', 'manual'].includes(state.step) &&
       !(state.step === 'failed' && lastAction === 'connect')
     )
       return

@@ -12,13 +12,13 @@ import {
   type StablecoinInfo,
 } from '@paysession/core'
 import type { Config as WagmiConfig } from '@wagmi/core'
-import { html, LitElement, nothing, type PropertyValues } from 'lit'
+import { html, LitElement, nothing } from 'lit'
 import { PaySessionCloseEvent } from '../../events/close.js'
 import { PaySessionErrorEvent } from '../../events/error.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
 import { PaySessionReadyEvent } from '../../events/ready.js'
-import { buttonStringsFor } from '../../i18n/button.js'
-import type { Catalog } from '../../i18n/en.js'
+import { type ButtonStrings, button } from '../../i18n/button.js'
+import { type Catalog, loadCatalog } from '../../i18n/catalogs.js'
 import { format, formatMoney } from '../../i18n/localize.js'
 import { styles } from './checkout.styles.js'
 
@@ -56,8 +56,10 @@ const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1
  *
  * @csspart button - The pay button.
  * @csspart dialog - The dialog.
- * @csspart header - The dialog header.
- * @csspart title - The dialog title.
+ * @csspart header - The dialog header: who is paid and how much, on every step.
+ * @csspart title - The dialog title (the merchant's name when given).
+ * @csspart logo - The merchant's logo.
+ * @csspart total - The amount in the header.
  * @csspart close - The close button.
  * @csspart body - The dialog body.
  * @csspart wallet - A wallet choice.
@@ -90,6 +92,8 @@ export class PaySessionCheckout extends LitElement {
     sessionToken: { attribute: 'session-token' },
     apiBase: { attribute: 'api-base' },
     locale: {},
+    merchantName: { attribute: 'merchant-name' },
+    merchantLogo: { attribute: 'merchant-logo' },
     theme: { reflect: true },
     wagmiConfig: { attribute: false },
     rpcUrls: { attribute: false },
@@ -110,8 +114,15 @@ export class PaySessionCheckout extends LitElement {
   declare sessionToken: string | undefined
   /** The service base URL, with or without `/api/v1` (`api-base`). */
   declare apiBase: string | undefined
-  /** BCP 47 locale (`en`, `de`, `fr`...). Defaults to the page's `lang`, then the browser's. */
+  /**
+   * BCP 47 locale: `en`, `de`, `es`, `fr`, `it`, `ja`, `ko`, `nl`, `pt-BR`, `zh-CN` (others fall
+   * back to English). Defaults to the page's `lang`, then the browser's.
+   */
   declare locale: string | undefined
+  /** Who is paid, shown with the amount on every step (`merchant-name`). */
+  declare merchantName: string | undefined
+  /** An `https:` (or `data:image/`) URL of the merchant's square logo (`merchant-logo`). */
+  declare merchantLogo: string | undefined
   /** `light`, `dark`, or unset to follow `prefers-color-scheme`. */
   declare theme: 'light' | 'dark' | undefined
   /** Your wagmi config (property). Without it one is built with the injected (EIP-6963) wallets. */
@@ -143,6 +154,8 @@ export class PaySessionCheckout extends LitElement {
   private _previewKey = ''
   private _focusedStep = ''
   private _enginePromise: Promise<Engine> | undefined
+  private _catalogLocale: string | undefined
+  private _catalogPromise: Promise<unknown> | undefined
 
   constructor() {
     super()
@@ -172,6 +185,8 @@ export class PaySessionCheckout extends LitElement {
     if (!this._open) return
     this._open = false
     this._dialog?.close()
+    // An error the customer has seen is not shown again when the dialog reopens.
+    if (this.controller) this.controller.dismissed = this.state?.error
     ;(this._returnFocus ?? this._button)?.focus()
     this._returnFocus = null
     this._focusedStep = ''
@@ -190,7 +205,7 @@ export class PaySessionCheckout extends LitElement {
     this._enginePromise ??= import('./checkout.dialog.js').then(async (engine) => {
       const root = this.renderRoot as ShadowRoot
       root.adoptedStyleSheets = [...root.adoptedStyleSheets, engine.dialogStyles.styleSheet!]
-      this._catalog = await engine.loadCatalog(this.resolvedLocale)
+      await this._catalogPromise
       this.controller = new engine.CheckoutController(this)
       this._engine = engine
       return engine
@@ -211,13 +226,26 @@ export class PaySessionCheckout extends LitElement {
     return this.renderRoot.querySelector('[part~="button"]')
   }
 
-  override willUpdate(changed: PropertyValues<this>) {
-    if (changed.has('locale') && this._engine) {
-      const locale = this.resolvedLocale
-      void this._engine.loadCatalog(locale).then((catalog) => {
+  /** This language's strings: English is built in; others are loading until their chunk is in. */
+  get _strings(): ButtonStrings | undefined {
+    return this._catalogPromise ? this._catalog : button
+  }
+
+  override willUpdate() {
+    const locale = this.resolvedLocale
+    if (locale === this._catalogLocale) return
+    this._catalogLocale = locale
+    this._catalog = undefined
+    this._catalogPromise = loadCatalog(locale)?.then(
+      (catalog) => {
         if (locale === this.resolvedLocale) this._catalog = catalog
-      })
-    }
+      },
+      // A chunk that cannot load leaves the checkout in English rather than without words.
+      () => {
+        if (locale === this.resolvedLocale) this._catalogPromise = undefined
+        this.requestUpdate()
+      },
+    )
   }
 
   override updated() {
@@ -227,7 +255,8 @@ export class PaySessionCheckout extends LitElement {
       void this._loadPreview()
       this.controller?.restart()
     }
-    const step = `${this.state?.step}:${this.controller?.changingToken}`
+    const ctl = this.controller
+    const step = `${this.state?.step}:${ctl?.changingToken}:${ctl?.pickingWallet}`
     if (this._dialog?.open && this._engine && step !== this._focusedStep) {
       this._focusedStep = step
       this.focusStep()
@@ -289,27 +318,32 @@ export class PaySessionCheckout extends LitElement {
     return Boolean(record || session?.userSubmittedTransactionHash)
   }
 
-  private _buttonLabel(): { label: string; busy: boolean } {
-    const t = buttonStringsFor(this.resolvedLocale)
+  /** The session's amount in its currency, once known. */
+  get _total(): string | undefined {
+    const session = this.state?.session ?? this._preview
+    return session
+      ? formatMoney(this.state?.amount ?? session.amount, session.currency, this.resolvedLocale)
+      : undefined
+  }
+
+  // `ended`: a finished state (paid, expired, unavailable) drawn quietly, not as a call to action.
+  private _buttonLabel(t: ButtonStrings): { label: string; busy?: boolean; ended?: string } {
     const state = this.state
     const session = state?.session ?? this._preview
     if (!session) {
       if (this._previewError?.code === 'SESSION_TOKEN_EXPIRED' || state?.step === 'expired')
-        return { label: t.expiredButton, busy: false }
+        return { label: t.expiredButton, ended: 'expired' }
       const failed = this._previewError || state?.step === 'failed'
-      return { label: failed ? t.unavailable : t.payLoading, busy: !failed }
+      return failed
+        ? { label: t.unavailable, ended: 'failed' }
+        : { label: t.payLoading, busy: true }
     }
     if (isPaidStatus(session.status) || state?.step === 'paid')
-      return { label: t.paid, busy: false }
+      return { label: t.paid, ended: 'paid' }
     if (session.status === 'CANCELED' || state?.step === 'expired')
-      return { label: t.expiredButton, busy: false }
-    if (this._inFlight(session)) return { label: t.inProgress, busy: false }
-    const amount = formatMoney(
-      state?.amount ?? session.amount,
-      session.currency,
-      this.resolvedLocale,
-    )
-    return { label: format(t.pay, { amount }), busy: false }
+      return { label: t.expiredButton, ended: 'expired' }
+    if (this._inFlight(session)) return { label: t.inProgress }
+    return { label: format(t.pay, { amount: this._total! }) }
   }
 
   private _onKeydown(event: KeyboardEvent) {
@@ -333,14 +367,19 @@ export class PaySessionCheckout extends LitElement {
   }
 
   override render() {
-    const t = buttonStringsFor(this.resolvedLocale)
-    const { label, busy } = this._buttonLabel()
+    const strings = this._strings
+    const t = strings ?? button
+    // Until this language's words are in (a few ms), the button says nothing rather than English.
+    const { label, busy, ended } = strings ? this._buttonLabel(t) : { label: '…', busy: true }
+    const total = this._total
+    const logo = safeImageUrl(this.merchantLogo)
     return html`
       <button
         part="button"
         type="button"
         aria-haspopup="dialog"
         aria-busy=${busy ? 'true' : 'false'}
+        data-ended=${ended ?? nothing}
         ?disabled=${busy}
         @click=${() => this.open()}
       >
@@ -348,7 +387,7 @@ export class PaySessionCheckout extends LitElement {
       </button>
       <dialog
         part="dialog"
-        aria-labelledby="title"
+        aria-labelledby="title total"
         lang=${this.resolvedLocale}
         @keydown=${this._onKeydown}
         @cancel=${(event: Event) => event.preventDefault()}
@@ -357,7 +396,16 @@ export class PaySessionCheckout extends LitElement {
           this._open
             ? html`
               <div class="header" part="header">
-                <h2 id="title" part="title">${t.title}</h2>
+                ${
+                  logo
+                    ? html`<img part="logo" src=${logo} alt="" referrerpolicy="no-referrer"
+                        @error=${(e: Event) => ((e.target as HTMLElement).hidden = true)} />`
+                    : nothing
+                }
+                <div class="who">
+                  <h2 id="title" part="title">${this.merchantName || t.title}</h2>
+                  <p id="total" part="total">${total}</p>
+                </div>
                 <button
                   part="close"
                   type="button"
@@ -370,8 +418,12 @@ export class PaySessionCheckout extends LitElement {
               </div>
               <div part="body">
                 ${
-                  this._engine && this.controller && this._catalog
-                    ? this._engine.renderStep(this, this.controller, { ...t, ...this._catalog })
+                  this._engine && this.controller && strings
+                    ? this._engine.renderStep(this, this.controller, {
+                        ...this._engine.en,
+                        ...t,
+                        ...this._catalog,
+                      })
                     : html`<span class="spinner"></span><p class="center">${t.loading}</p>`
                 }
               </div>
@@ -381,6 +433,15 @@ export class PaySessionCheckout extends LitElement {
       </dialog>
     `
   }
+}
+
+// Only a web or inline image: never a `javascript:` or other scheme from an attribute.
+function safeImageUrl(url: string | undefined): string | undefined {
+  if (url)
+    try {
+      const href = new URL(url, document.baseURI).href
+      if (/^(https?:|data:image\/)/i.test(href)) return href
+    } catch {}
 }
 
 function deepActiveElement(): HTMLElement | null {

@@ -2,6 +2,22 @@ import { css } from 'lit'
 
 /** The step views' styles: adopted when the dialog code loads. */
 export const dialogStyles = css`
+  h3 {
+    margin: 0 0 0.75em;
+    font-size: 1em;
+  }
+  .muted,
+  small {
+    color: var(--_muted);
+  }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
   .list {
     display: grid;
     gap: 0.5em;
@@ -23,6 +39,11 @@ export const dialogStyles = css`
     width: 28px;
     height: 28px;
   }
+  .icon {
+    width: 20px;
+    height: 20px;
+    border-radius: 50%;
+  }
   .grow {
     flex: 1;
   }
@@ -40,21 +61,31 @@ export const dialogStyles = css`
     background: none;
     color: var(--_accent);
     text-decoration: underline;
-    padding: 0.25em 0;
+    padding: 0.25em 0.5em;
   }
   a {
     color: var(--_accent);
+    display: inline-flex;
+    align-items: center;
+    min-height: 44px;
   }
+  /* Label, value (right-aligned), action: a "Change" or "Copy" never pushes its value aside. */
   dl {
     display: grid;
-    grid-template-columns: auto 1fr;
-    gap: 0.5em 1em;
+    grid-template-columns: auto 1fr auto;
+    align-items: center;
+    gap: 0.25em 0.75em;
     margin: 0 0 1em;
   }
   dt {
+    grid-column: 1;
     color: var(--_muted);
+    min-height: 44px;
+    display: flex;
+    align-items: center;
   }
   dd {
+    grid-column: 2;
     margin: 0;
     display: flex;
     align-items: center;
@@ -62,22 +93,47 @@ export const dialogStyles = css`
     justify-content: end;
     font-variant-numeric: tabular-nums;
   }
-  code,
-  [part~='address'] {
+  dd.act {
+    grid-column: 3;
+  }
+  dd.act button {
+    width: 100%;
+  }
+  code {
     font-family: ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
     font-size: 0.9em;
-    overflow-wrap: anywhere;
   }
+  /* Groups of four that wrap only between groups, in lines of even length. */
   [part~='address'] {
     display: block;
-    padding: 0.6em;
+    padding: 0.75em 1em;
     border-radius: var(--_radius);
     background: var(--_surface);
-    margin-bottom: 0.5em;
+    font-size: 1em;
+    line-height: 1.6;
+    text-align: center;
+    text-wrap: balance;
+  }
+  [part~='address'] span {
+    margin-inline: 0.2em;
   }
   .small {
-    padding: 0.2em 0.6em;
-    font-size: 0.85em;
+    padding: 0.2em 0.75em;
+    font-size: 0.9em;
+  }
+  .tabs {
+    display: flex;
+    gap: 0.5em;
+    margin-bottom: 1em;
+  }
+  .tabs button {
+    flex: 1;
+    text-align: center;
+  }
+  .tabs [aria-pressed='true'] {
+    border-color: var(--_accent);
+    box-shadow: inset 0 0 0 1px var(--_accent);
+    font-weight: 600;
   }
   [part~='error'] {
     color: var(--_danger);

@@ -8,16 +8,14 @@ import {
 import { html, nothing, type TemplateResult } from 'lit'
 import { CheckoutController } from '../../controllers/checkout.controller.js'
 import type { ButtonStrings } from '../../i18n/button.js'
-import { loadCatalog } from '../../i18n/catalogs.js'
-import type { Catalog } from '../../i18n/en.js'
+import { type Catalog, en } from '../../i18n/en.js'
 import { format, formatMoney } from '../../i18n/localize.js'
-import { eip681Transfer, qrPath } from '../../qr/eip681.js'
 import type { PaySessionCheckout } from './checkout.component.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
 
 // The code only the dialog needs: core's checkout (wagmi, viem, query-core), the step views,
-// their styles and the catalogs.
-export { CheckoutController, dialogStyles, loadCatalog }
+// their styles and the English strings (other languages load with the first file).
+export { CheckoutController, dialogStyles, en }
 
 type T = Catalog & ButtonStrings
 
@@ -26,7 +24,7 @@ type View = { host: PaySessionCheckout; ctl: CheckoutController; state: Checkout
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`
 
 /** The sentence the aria-live region announces for a state. */
-export function announce(state: CheckoutState | undefined, t: T): string {
+export function announce(state: CheckoutState | undefined, t: T, ctl?: CheckoutController): string {
   if (!state) return t.loading
   const titles: Partial<Record<CheckoutState['step'], string>> = {
     loading: t.loading,
@@ -41,10 +39,10 @@ export function announce(state: CheckoutState | undefined, t: T): string {
     paid: t.paidTitle,
     completed: t.paidTitle,
     expired: t.expiredTitle,
-    failed: t.failedTitle,
+    failed: failedTitle(state, t),
     manual: t.manualTitle,
   }
-  const error = state.error ? ` ${errorText(state.error, t)}` : ''
+  const error = shown(state, ctl) ? ` ${errorText(state.error!, t)}` : ''
   return (titles[state.step] ?? '') + error
 }
 
@@ -58,21 +56,62 @@ export function renderStep(
   if (!state) return spinner(t.loading)
   const view = { host, ctl, state, t }
   const body = steps[state.step](view)
-  return html`${body}<p role="status" aria-live="polite" class="sr-only">${announce(state, t)}</p>`
+  return html`${body}<p role="status" aria-live="polite" class="sr-only">${announce(state, t, ctl)}</p>`
 }
 
 const errorText = (error: PaySessionError, t: T) => t.errors[error.code] ?? error.shortMessage
 
-const errorBox = ({ state, t }: View) =>
-  state.error ? html`<p part="error" role="alert">${errorText(state.error, t)}</p>` : nothing
+// Steps where an error is about an earlier attempt: once seen and the dialog closed, it goes.
+const retryableSteps: CheckoutState['step'][] = ['chooseWallet', 'chooseToken', 'review']
+const shown = (state: CheckoutState, ctl?: CheckoutController) =>
+  state.error && !(state.error === ctl?.dismissed && retryableSteps.includes(state.step))
+
+// A decline in the wallet is the customer's own choice: said plainly, not as a fault.
+const errorBox = ({ ctl, state, t }: View) =>
+  shown(state, ctl)
+    ? html`<p part=${state.error!.code === 'USER_REJECTED' ? 'notice' : 'error'} role="alert">
+        ${errorText(state.error!, t)}
+      </p>`
+    : nothing
+
+// "Payment failed" only when a payment was attempted; not when nothing could even start.
+const unreachable = ['CHAIN_UNAVAILABLE', 'API_UNAVAILABLE', 'TIMEOUT']
+const attempted = ['TRANSACTION_FAILED', 'TRANSFER_MISMATCH', 'SESSION_FAILED', 'WALLET_ERROR']
+function failedTitle(state: CheckoutState, t: T) {
+  const code = state.error?.code ?? ''
+  if (unreachable.includes(code)) return t.unreachableTitle
+  return state.hash || attempted.includes(code) ? t.failedTitle : t.unavailable
+}
+
+/** The network's name for people ("Base", "Local test chain") and its icon, from the registry. */
+const networkName = ({ state }: View) =>
+  state.network?.displayName ?? state.network?.name ?? state.session?.network ?? ''
+
+const networkLabel = (view: View) => {
+  const icon = view.state.network?.icon
+  return html`${icon ? html`<img class="icon" src=${icon} alt="" />` : nothing}${networkName(view)}`
+}
+
+/** An address in groups of four, monospace, wrapping between groups only and evenly. */
+const groupedAddress = (address: string) =>
+  html`<code part="address" title=${address}>${address
+    .slice(2)
+    .match(/.{1,4}/g)!
+    .map(
+      (group, i) => html`${i ? html`<wbr />` : html`<span>0x</span><wbr />`}<span>${group}</span>`,
+    )}</code>`
 
 const spinner = (text: string, hint?: string) =>
   html`<span class="spinner"></span><p class="center">${text}</p>${
     hint ? html`<p class="center muted">${hint}</p>` : nothing
   }`
 
-const manualLink = ({ ctl, t }: View) =>
-  html`<button class="link" type="button" @click=${() => ctl.checkout?.payManually()}>
+const manualLink = ({ ctl, host, t }: View) =>
+  html`<button class="link" type="button" @click=${() => {
+    ctl.pickingWallet = false
+    ctl.checkout?.payManually()
+    host.requestUpdate()
+  }}>
     ${t.payManually}
   </button>`
 
@@ -88,11 +127,11 @@ const tokenAmount = ({ host, state }: View, symbol?: string) =>
     +(state.amount ?? state.session?.amount ?? 0),
   )} ${symbol ?? ''}`.trim()
 
-function copyButton(view: View, text: string) {
+function copyButton(view: View, text: string, label = view.t.copyAddress) {
   const { ctl, t } = view
   const copied = ctl.copied === text
   return html`<button
-    class="small"
+    class=${label === t.copy ? 'small' : 'copy'}
     type="button"
     aria-label=${copied ? t.copied : t.copyAddress}
     @click=${async () => {
@@ -101,7 +140,7 @@ function copyButton(view: View, text: string) {
       view.host.requestUpdate()
     }}
   >
-    ${copied ? t.copied : t.copy}
+    ${copied ? `✓ ${t.copied}` : label}
   </button>`
 }
 
@@ -198,6 +237,7 @@ function review(view: View) {
   if (ctl.changingToken) return chooseToken(view)
   const to = state.session?.oneTimeWalletAddress ?? ''
   const amount = tokenAmount(view, state.selectedToken)
+  // Three columns: label, value (right-aligned), action; a row without an action leaves it empty.
   return html`
     <h3>${t.review}</h3>
     ${errorBox(view)}
@@ -205,17 +245,20 @@ function review(view: View) {
       <dt>${t.amount}</dt>
       <dd><strong>${money(view)}</strong></dd>
       <dt>${t.token}</dt>
-      <dd>
-        ${state.selectedToken}
-        <button class="link small" type="button" @click=${() => {
-          ctl.changingToken = true
-          view.host.requestUpdate()
-        }}>${t.change}</button>
-      </dd>
+      <dd>${state.selectedToken}</dd>
+      ${
+        state.tokens.length > 1
+          ? html`<dd class="act"><button class="link" type="button" @click=${() => {
+              ctl.changingToken = true
+              view.host.requestUpdate()
+            }}>${t.change}</button></dd>`
+          : nothing
+      }
       <dt>${t.network}</dt>
-      <dd>${state.network?.name ?? state.session?.network}</dd>
+      <dd>${networkLabel(view)}</dd>
       <dt>${t.to}</dt>
-      <dd><code title=${to}>${short(to)}</code>${copyButton(view, to)}</dd>
+      <dd><code title=${to}>${short(to)}</code></dd>
+      <dd class="act">${copyButton(view, to, t.copy)}</dd>
       ${state.account ? html`<dt>${t.from}</dt><dd><code>${short(state.account)}</code></dd>` : nothing}
     </dl>
     <div class="actions">
@@ -229,16 +272,26 @@ function review(view: View) {
 
 function manual(view: View) {
   const { ctl, host, state, t } = view
+  if (ctl.pickingWallet) return chooseWallet(view)
   const session = state.session
   const to = session?.oneTimeWalletAddress
   let uri: string | undefined
-  let symbol = session?.tokenSymbol ?? ''
+  let symbol = ctl.manualToken ?? session?.tokenSymbol ?? ''
+  let symbols: string[] = []
+  // The QR encoder is for this step only: it loads when the step first shows, a moment later.
+  const qrCode = ctl.qr
+  if (!qrCode)
+    void import('../../qr/eip681.js').then((module) => {
+      ctl.qr = module
+      host.requestUpdate()
+    })
   try {
     const { network, tokens } = resolveSessionAssets(ctl.config!.registry, session ?? {})
+    symbols = tokens.map((x) => x.symbol)
     const token = tokens.find((x) => x.symbol === symbol) ?? tokens[0]!
     symbol = token.symbol
-    if (to)
-      uri = eip681Transfer({
+    if (to && qrCode)
+      uri = qrCode.eip681Transfer({
         token: token.address,
         chainId: network.chainId,
         to,
@@ -248,8 +301,12 @@ function manual(view: View) {
     // Unknown network or token: the address alone still lets the customer pay.
   }
   const amount = tokenAmount(view)
-  const network = state.network?.name ?? session?.network ?? ''
-  const qr = uri && qrPath(uri)
+  const network = networkName(view)
+  const pick = (next: string) => {
+    ctl.manualToken = next
+    host.requestUpdate()
+  }
+  const qr = uri && qrCode?.qrPath(uri)
   const expires = session?.expiresAt
     ? new Intl.DateTimeFormat(host.resolvedLocale, {
         dateStyle: 'medium',
@@ -259,9 +316,20 @@ function manual(view: View) {
   return html`
     <h3>${t.manualTitle}</h3>
     ${errorBox(view)}
+    ${
+      symbols.length > 1
+        ? html`<div class="tabs" role="group" aria-label=${t.token}>
+          ${symbols.map(
+            (
+              x,
+            ) => html`<button part="token" type="button" aria-pressed=${x === symbol ? 'true' : 'false'}
+              @click=${() => pick(x)}>${x}</button>`,
+          )}
+        </div>`
+        : nothing
+    }
     <p>${format(t.manualText, { amount, token: symbol, network })}</p>
-    ${to ? html`<code part="address">${to}</code>` : nothing}
-    <div class="actions">${to ? copyButton(view, to) : nothing}</div>
+    ${to ? html`${groupedAddress(to)}<div class="actions">${copyButton(view, to)}</div>` : nothing}
     ${
       qr
         ? html`<svg part="qr" role="img" viewBox="-2 -2 ${qr.size + 4} ${qr.size + 4}"
@@ -280,6 +348,14 @@ function manual(view: View) {
       }
     </p>
     ${expires ? html`<p class="center muted">${format(t.payBefore, { time: expires })}</p>` : nothing}
+    ${
+      usable(state).length
+        ? html`<div class="actions"><button class="link" type="button" @click=${() => {
+            ctl.pickingWallet = true
+            host.requestUpdate()
+          }}>${t.payWithWallet}</button></div>`
+        : nothing
+    }
   `
 }
 
@@ -344,6 +420,6 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   paid: done,
   completed: done,
   expired: (v) => ended(v, v.t.expiredTitle),
-  failed: (v) => ended(v, v.t.failedTitle),
+  failed: (v) => ended(v, failedTitle(v.state, v.t)),
   manual,
 }

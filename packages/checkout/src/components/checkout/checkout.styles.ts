@@ -48,8 +48,12 @@ export const styles = css`
     font: inherit;
     color: inherit;
   }
+  /* Every control is at least 44×44 CSS px: a comfortable tap on a phone. */
   button {
     cursor: pointer;
+    box-sizing: border-box;
+    min-width: 44px;
+    min-height: 44px;
     border-radius: var(--_radius);
     border: 1px solid var(--_border);
     background: var(--_bg);
@@ -80,6 +84,19 @@ export const styles = css`
   [part~='button'][aria-busy='true'] {
     opacity: 0.7;
   }
+  /* A finished payment is a state, not a call to action. */
+  [part~='button'][data-ended] {
+    background: var(--_surface);
+    color: var(--_muted);
+    border-color: var(--_border);
+    font-weight: 500;
+  }
+  [part~='button'][data-ended='paid'] {
+    color: var(--_success);
+  }
+  [part~='button'][data-ended='paid']::before {
+    content: '✓ ';
+  }
   dialog {
     box-sizing: border-box;
     width: min(26rem, calc(100vw - 2rem));
@@ -97,34 +114,47 @@ export const styles = css`
   .header {
     display: flex;
     align-items: center;
-    justify-content: space-between;
-    gap: 1em;
-    padding: 1em 1.25em 0.5em;
+    gap: 0.75em;
+    padding: 1em 0.75em 0.75em 1.25em;
+    border-bottom: 1px solid var(--_border);
+  }
+  [part~='logo'] {
+    width: 40px;
+    height: 40px;
+    border-radius: var(--_radius);
+    object-fit: cover;
+  }
+  .who {
+    flex: 1;
+    min-width: 0;
   }
   h2 {
     margin: 0;
-    font-size: 1.1em;
+    font-size: 0.95em;
+    font-weight: 500;
+    color: var(--_muted);
+    overflow-wrap: anywhere;
   }
-  h3 {
-    margin: 0 0 0.75em;
-    font-size: 1em;
+  [part~='total'] {
+    margin: 0;
+    font-size: 1.5em;
+    font-weight: 700;
+    font-variant-numeric: tabular-nums;
   }
   [part~='close'] {
+    align-self: start;
     border: none;
-    padding: 0.25em 0.5em;
-    font-size: 1.4em;
+    padding: 0;
+    font-size: 1.5em;
     line-height: 1;
     background: none;
+    text-align: center;
   }
   [part~='body'] {
-    padding: 0.5em 1.25em 1.25em;
+    padding: 1em 1.25em 1.25em;
   }
   p {
     margin: 0 0 0.75em;
-  }
-  .muted,
-  small {
-    color: var(--_muted);
   }
   .spinner {
     display: block;
@@ -145,13 +175,5 @@ export const styles = css`
     to {
       transform: rotate(360deg);
     }
-  }
-  .sr-only {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-    clip-path: inset(50%);
-    white-space: nowrap;
   }
 `
