@@ -65,7 +65,16 @@ export const advanceClock = (seconds: number) =>
 export async function openPage(
   page: Page,
   session: Session,
-  options: { wallet?: boolean; locale?: string; theme?: string; token?: string } = {},
+  options: {
+    wallet?: boolean
+    locale?: string
+    theme?: string
+    token?: string
+    merchant?: string
+    logo?: string
+    /** The element's RPC URL (the wallet keeps the sandbox's). */
+    rpc?: string
+  } = {},
 ) {
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(String(error)))
@@ -79,7 +88,9 @@ export async function openPage(
     'session-id': session.paymentSessionId,
     'session-token': options.token ?? session.paymentSessionToken,
     'api-base': env.api,
-    rpc: env.rpc,
+    rpc: options.rpc ?? env.rpc,
+    ...(options.merchant ? { 'merchant-name': options.merchant } : {}),
+    ...(options.logo ? { 'merchant-logo': options.logo } : {}),
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.theme ? { theme: options.theme } : {}),
   })
@@ -112,3 +123,26 @@ export async function expectAxeClean(page: Page) {
 
 export const shot = (page: Page, name: string) =>
   page.screenshot({ path: `screenshots/${name}.png` })
+
+/** With SCREENSHOTS=1 (`npm run screenshots`): the reference image docs/<name>.png. */
+export const referenceShot = (page: Page, name: string) =>
+  process.env.SCREENSHOTS ? page.screenshot({ path: `docs/${name}.png` }) : undefined
+
+/**
+ * Every control of the element that is on screen and smaller than 44×44 CSS px (a comfortable
+ * tap), described for the failure message.
+ */
+export const smallTapTargets = (page: Page) =>
+  page.evaluate(() => {
+    const root = document.querySelector('paysession-checkout')!.shadowRoot!
+    const controls = root.querySelectorAll<HTMLElement>(
+      'button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])',
+    )
+    return [...controls].flatMap((control) => {
+      const { width, height } = control.getBoundingClientRect()
+      if (!width && !height) return [] // not rendered: the closed dialog
+      return width < 44 || height < 44
+        ? [`"${control.textContent?.trim()}" ${Math.round(width)}×${Math.round(height)}`]
+        : []
+    })
+  })

@@ -18,5 +18,13 @@ for (const type of [
     window.__events.push({ type: event.type, detail: event.detail, composed: event.composed }),
   )
 if (params.get('rpc')) element.rpcUrls = { 31337: params.get('rpc') }
-for (const name of ['locale', 'theme', 'api-base', 'session-token', 'session-id'])
+for (const name of [
+  'locale',
+  'theme',
+  'merchant-name',
+  'merchant-logo',
+  'api-base',
+  'session-token',
+  'session-id',
+])
   if (params.get(name)) element.setAttribute(name, params.get(name))

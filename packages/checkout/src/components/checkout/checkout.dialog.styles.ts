@@ -69,35 +69,47 @@ export const dialogStyles = css`
     align-items: center;
     min-height: 44px;
   }
-  /* Label, value (right-aligned), action: a "Change" or "Copy" never pushes its value aside. */
+  /* Label and value rows of one height, every value flush right. */
   dl {
     display: grid;
-    grid-template-columns: auto 1fr auto;
+    grid-template-columns: auto 1fr;
     align-items: center;
-    gap: 0.25em 0.75em;
+    gap: 0 1em;
     margin: 0 0 1em;
   }
   dt {
-    grid-column: 1;
     color: var(--_muted);
     min-height: 44px;
     display: flex;
     align-items: center;
   }
   dd {
-    grid-column: 2;
     margin: 0;
     display: flex;
     align-items: center;
     gap: 0.5em;
     justify-content: end;
+    text-align: end;
     font-variant-numeric: tabular-nums;
   }
-  dd.act {
-    grid-column: 3;
+  .value {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.4em;
+    margin-inline-end: -0.5em;
+    padding: 0 0.5em;
+    border-color: transparent;
+    background: none;
   }
-  dd.act button {
-    width: 100%;
+  .value:hover {
+    border-color: var(--_border);
+  }
+  .value svg {
+    width: 1em;
+    height: 1em;
+    fill: none;
+    stroke: var(--_accent);
+    stroke-width: 1.5;
   }
   code {
     font-family: ui-monospace, 'SF Mono', Menlo, Consolas, monospace;

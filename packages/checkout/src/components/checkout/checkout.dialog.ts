@@ -127,20 +127,32 @@ const tokenAmount = ({ host, state }: View, symbol?: string) =>
     +(state.amount ?? state.session?.amount ?? 0),
   )} ${symbol ?? ''}`.trim()
 
-function copyButton(view: View, text: string, label = view.t.copyAddress) {
+// Icons for a value that is also a control: copy it, or change it.
+const copyIcon = html`<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M5.5 5.5h8v8h-8zM2.5 10.5v-8h8" /></svg>`
+const chevron = html`<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M4 6l4 4 4-4" /></svg>`
+
+/** A copy button: full width under an address, or (inline) the short address itself. */
+function copyButton(view: View, text: string, inline?: boolean) {
   const { ctl, t } = view
   const copied = ctl.copied === text
   return html`<button
-    class=${label === t.copy ? 'small' : 'copy'}
+    class=${inline ? 'value' : 'copy'}
     type="button"
-    aria-label=${copied ? t.copied : t.copyAddress}
+    title=${inline ? text : nothing}
+    aria-label=${copied ? t.copied : inline ? `${t.copyAddress} ${short(text)}` : t.copyAddress}
     @click=${async () => {
       await navigator.clipboard?.writeText(text).catch(() => {})
       ctl.copied = text
       view.host.requestUpdate()
     }}
   >
-    ${copied ? `✓ ${t.copied}` : label}
+    ${
+      inline
+        ? html`<code>${short(text)}</code>${copied ? '✓' : copyIcon}`
+        : copied
+          ? `✓ ${t.copied}`
+          : t.copyAddress
+    }
   </button>`
 }
 
@@ -237,7 +249,7 @@ function review(view: View) {
   if (ctl.changingToken) return chooseToken(view)
   const to = state.session?.oneTimeWalletAddress ?? ''
   const amount = tokenAmount(view, state.selectedToken)
-  // Three columns: label, value (right-aligned), action; a row without an action leaves it empty.
+  // Values line up on the right; one that can be changed or copied is itself the button.
   return html`
     <h3>${t.review}</h3>
     ${errorBox(view)}
@@ -245,20 +257,19 @@ function review(view: View) {
       <dt>${t.amount}</dt>
       <dd><strong>${money(view)}</strong></dd>
       <dt>${t.token}</dt>
-      <dd>${state.selectedToken}</dd>
-      ${
+      <dd>${
         state.tokens.length > 1
-          ? html`<dd class="act"><button class="link" type="button" @click=${() => {
-              ctl.changingToken = true
-              view.host.requestUpdate()
-            }}>${t.change}</button></dd>`
-          : nothing
-      }
+          ? html`<button class="value" type="button" aria-label=${`${t.change}: ${state.selectedToken}`}
+              @click=${() => {
+                ctl.changingToken = true
+                view.host.requestUpdate()
+              }}>${state.selectedToken}${chevron}</button>`
+          : state.selectedToken
+      }</dd>
       <dt>${t.network}</dt>
       <dd>${networkLabel(view)}</dd>
       <dt>${t.to}</dt>
-      <dd><code title=${to}>${short(to)}</code></dd>
-      <dd class="act">${copyButton(view, to, t.copy)}</dd>
+      <dd>${copyButton(view, to, true)}</dd>
       ${state.account ? html`<dt>${t.from}</dt><dd><code>${short(state.account)}</code></dd>` : nothing}
     </dl>
     <div class="actions">
