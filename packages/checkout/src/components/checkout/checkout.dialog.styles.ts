@@ -169,11 +169,19 @@ export const dialogStyles = css`
     line-height: 1;
     margin-bottom: 0.25em;
   }
+  [part~='notice'] .spinner {
+    display: inline-block;
+    width: 1em;
+    height: 1em;
+    margin: 0 0.5em 0 0;
+    vertical-align: -0.15em;
+    border-width: 2px;
+  }
   [part~='qr'] {
     display: block;
     width: 200px;
     height: 200px;
-    margin: 0 auto 1em;
+    margin: 1em auto;
     padding: 8px;
     background: #fff;
     border-radius: var(--_radius);

@@ -66,10 +66,12 @@ const retryableSteps: CheckoutState['step'][] = ['chooseWallet', 'chooseToken', 
 const shown = (state: CheckoutState, ctl?: CheckoutController) =>
   state.error && !(state.error === ctl?.dismissed && retryableSteps.includes(state.step))
 
-// A decline in the wallet is the customer's own choice: said plainly, not as a fault.
+// A decline in the wallet is the customer's own choice and an expiry an end, not a fault: said
+// plainly, not in red.
+const neutral = ['USER_REJECTED', 'SESSION_EXPIRED', 'SESSION_TOKEN_EXPIRED']
 const errorBox = ({ ctl, state, t }: View) =>
   shown(state, ctl)
-    ? html`<p part=${state.error!.code === 'USER_REJECTED' ? 'notice' : 'error'} role="alert">
+    ? html`<p part=${neutral.includes(state.error!.code) ? 'notice' : 'error'} role="alert">
         ${errorText(state.error!, t)}
       </p>`
     : nothing

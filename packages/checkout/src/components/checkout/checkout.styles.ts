@@ -117,6 +117,11 @@ export const styles = css`
     gap: 0.75em;
     padding: 1em 0.75em 0.75em 1.25em;
     border-bottom: 1px solid var(--_border);
+    /* Who and how much stay in sight while a long step scrolls. */
+    position: sticky;
+    top: 0;
+    z-index: 1;
+    background: var(--_bg);
   }
   [part~='logo'] {
     width: 40px;
