@@ -294,10 +294,13 @@ function manual(view: View) {
   // The QR encoder is for this step only: it loads when the step first shows, a moment later.
   const qrCode = ctl.qr
   if (!qrCode)
-    void import('../../qr/eip681.js').then((module) => {
-      ctl.qr = module
-      host.requestUpdate()
-    })
+    import('../../qr/eip681.js').then(
+      (module) => {
+        ctl.qr = module
+        host.requestUpdate()
+      },
+      () => {}, // without it the address and the copy button still let the customer pay
+    )
   try {
     const { network, tokens } = resolveSessionAssets(ctl.config!.registry, session ?? {})
     symbols = tokens.map((x) => x.symbol)
@@ -356,7 +359,7 @@ function manual(view: View) {
       <span class="spinner"></span>${t.manualWaiting}
       ${
         session?.receivedAmount && +session.receivedAmount > 0
-          ? html`<br />${format(t.received, { amount: session.receivedAmount, token: symbol })}`
+          ? html`<br />${format(t.received, { amount: session.receivedAmount, token: session.tokenSymbol ?? symbol })}`
           : nothing
       }
     </p>
