@@ -5,7 +5,7 @@ export const catalog: Catalog = {
   pay: '{amount} betalen',
   payLoading: 'Betaling laden…',
   paid: 'Betaald',
-  inProgress: 'Betaling bezig',
+  inProgress: 'Betaling wordt verwerkt',
   expiredButton: 'Betaling verlopen',
   unavailable: 'Betaling niet beschikbaar',
   title: 'Betalen met stablecoins',
