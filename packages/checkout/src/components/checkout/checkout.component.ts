@@ -424,7 +424,7 @@ export class PaySessionCheckout extends LitElement {
                         ...t,
                         ...this._catalog,
                       })
-                    : html`<span class="spinner"></span><p class="center">${t.loading}</p>`
+                    : html`<p class="loading">${t.loading}</p>`
                 }
               </div>
             `

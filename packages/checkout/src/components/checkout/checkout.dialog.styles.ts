@@ -2,6 +2,29 @@ import { css } from 'lit'
 
 /** The step views' styles: adopted when the dialog code loads. */
 export const dialogStyles = css`
+  p {
+    margin: 0 0 0.75em;
+  }
+  .spinner {
+    display: block;
+    width: 2em;
+    height: 2em;
+    margin: 0.5em auto 1em;
+    border: 3px solid var(--_border);
+    border-top-color: var(--_accent);
+    border-radius: 50%;
+    animation: spin 0.9s linear infinite;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation-duration: 3s;
+    }
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
   h3 {
     margin: 0 0 0.75em;
     font-size: 1em;

@@ -158,27 +158,8 @@ export const styles = css`
   [part~='body'] {
     padding: 1em 1.25em 1.25em;
   }
-  p {
-    margin: 0 0 0.75em;
-  }
-  .spinner {
-    display: block;
-    width: 2em;
-    height: 2em;
-    margin: 0.5em auto 1em;
-    border: 3px solid var(--_border);
-    border-top-color: var(--_accent);
-    border-radius: 50%;
-    animation: spin 0.9s linear infinite;
-  }
-  @media (prefers-reduced-motion: reduce) {
-    .spinner {
-      animation-duration: 3s;
-    }
-  }
-  @keyframes spin {
-    to {
-      transform: rotate(360deg);
-    }
+  .loading {
+    text-align: center;
+    color: var(--_muted);
   }
 `
