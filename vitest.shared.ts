@@ -9,6 +9,7 @@ export const workspaceAlias = {
   '@paysession/sandbox': src('sandbox', 'index.ts'),
   '@paysession/core': src('core', 'exports/index.ts'),
   '@paysession/server': src('server', 'index.ts'),
+  '@paysession/protocol': src('protocol', 'index.ts'),
 }
 
 export const integrationTest = (name: string): ViteUserConfig => ({

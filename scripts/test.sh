@@ -9,7 +9,7 @@ node_modules/.bin/biome check .
 $PNPM -r typecheck
 $PNPM --filter @paysession/checkout run size
 $PNPM --filter @paysession/checkout run lint:package
-$PNPM --filter @paysession/core --filter @paysession/server run lint:package
+$PNPM --filter @paysession/protocol --filter @paysession/core --filter @paysession/server run lint:package
 node_modules/.bin/vitest run
 sh scripts/ensure-chromium.sh
 $PNPM --filter @paysession/checkout run test:browser

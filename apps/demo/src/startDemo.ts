@@ -36,14 +36,19 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const sandbox = await startSandbox(options.sandbox)
   try {
     // Every API-key call goes through @paysession/server, as a real merchant's would.
-    const client = createPaySessionClient({ baseUrl: sandbox.apiUrl, apiKey: sandbox.apiKey })
-    const webhooks = createWebhookLog({ secret: sandbox.webhookSecret, client })
-    const tokens = Object.values(sandbox.tokens)
+    const client = createPaySessionClient({ apiBase: sandbox.apiUrl, apiKey: sandbox.apiKey })
     const dataDir = options.sandbox?.dataDir
+    const orders = createOrderStore(dataDir ? join(dataDir, 'demo-orders.json') : undefined)
+    const webhooks = createWebhookLog({
+      secret: sandbox.webhookSecret,
+      client,
+      sessionTokenOf: (id) => orders.get(id)?.sessionToken,
+    })
+    const tokens = Object.values(sandbox.tokens)
     let webhookUrl = ''
     const server = createDemoServer({
       client,
-      orders: createOrderStore(dataDir ? join(dataDir, 'demo-orders.json') : undefined),
+      orders,
       webhooks,
       balances: createBalanceReader(sandbox.rpcUrl, tokens),
       apiBase: sandbox.apiUrl,

@@ -35,11 +35,14 @@ export default async function globalSetup() {
     // Shorter than the session token's hour, so an expired (CANCELED) session is still readable.
     fundingWindowSeconds: 1800,
   })
+  // A second service that answers only what the spec promises (profiles.spec.ts).
+  const strict = await startSandbox({ port: 0, chainPort: 0, quiet: true, profile: 'strict' })
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     try {
       if (url.pathname === '/__sandbox/pay') {
-        const hash = await sandbox.pay(url.searchParams.get('session')!, {
+        const target = url.searchParams.get('profile') === 'strict' ? strict : sandbox
+        const hash = await target.pay(url.searchParams.get('session')!, {
           ...(url.searchParams.get('amount') ? { amount: url.searchParams.get('amount')! } : {}),
         })
         return void res.end(JSON.stringify({ hash }))
@@ -59,7 +62,7 @@ export default async function globalSetup() {
           "script-src 'self'",
           "style-src 'self'",
           "img-src 'self' data:",
-          `connect-src 'self' ${sandbox.apiUrl} ${sandbox.rpcUrl}`,
+          `connect-src 'self' ${sandbox.apiUrl} ${sandbox.rpcUrl} ${strict.apiUrl} ${strict.rpcUrl}`,
           "base-uri 'none'",
           "form-action 'none'",
         ].join('; '),
@@ -77,8 +80,10 @@ export default async function globalSetup() {
   process.env.SANDBOX_API_KEY = sandbox.apiKey
   process.env.SANDBOX_RPC_URL = sandbox.rpcUrl
   process.env.SANDBOX_CUSTOMER = sandbox.customers[0]!.address
+  process.env.STRICT_API_URL = strict.apiUrl
+  process.env.STRICT_RPC_URL = strict.rpcUrl
   return async () => {
     server.close()
-    await sandbox.stop()
+    await Promise.all([sandbox.stop(), strict.stop()])
   }
 }

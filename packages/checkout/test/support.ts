@@ -8,6 +8,9 @@ export const env = {
   apiKey: process.env.SANDBOX_API_KEY!,
   rpc: process.env.SANDBOX_RPC_URL!,
   customer: process.env.SANDBOX_CUSTOMER!,
+  /** The strict-profile sandbox: only what the spec promises (same API key and customers). */
+  strictApi: process.env.STRICT_API_URL!,
+  strictRpc: process.env.STRICT_RPC_URL!,
 }
 
 export type Session = { paymentSessionId: string; paymentSessionToken: string }
@@ -72,10 +75,13 @@ export async function openPage(
     token?: string
     merchant?: string
     logo?: string
-    /** The element's RPC URL (the wallet keeps the sandbox's). */
+    /** The element's RPC URL (the wallet keeps the service's). */
     rpc?: string
+    /** Another service: its API base and chain RPC. */
+    service?: { api: string; rpc: string }
   } = {},
 ) {
+  const service = options.service ?? { api: env.api, rpc: env.rpc }
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(String(error)))
   page.on('console', (message) => {
@@ -83,12 +89,12 @@ export async function openPage(
       errors.push(message.text())
   })
   if (options.wallet !== false)
-    await page.addInitScript(installWallet, { rpcUrl: env.rpc, account: env.customer })
+    await page.addInitScript(installWallet, { rpcUrl: service.rpc, account: env.customer })
   const query = new URLSearchParams({
     'session-id': session.paymentSessionId,
     'session-token': options.token ?? session.paymentSessionToken,
-    'api-base': env.api,
-    rpc: options.rpc ?? env.rpc,
+    'api-base': service.api,
+    rpc: options.rpc ?? service.rpc,
     ...(options.merchant ? { 'merchant-name': options.merchant } : {}),
     ...(options.logo ? { 'merchant-logo': options.logo } : {}),
     ...(options.locale ? { locale: options.locale } : {}),

@@ -1,3 +1,4 @@
+import { normalizeApiBase } from '@paysession/protocol'
 import { QueryClient } from '@tanstack/query-core'
 import {
   type CreateConnectorFn,
@@ -85,11 +86,6 @@ export function createPaySessionConfig(
     requestTimeout: parameters.requestTimeout ?? 15_000,
     reportRetries: parameters.reportRetries ?? 8,
   }
-}
-
-/** `https://x/api/v1/` → `https://x`: operations add the path form the spec shows for them. */
-export function normalizeApiBase(apiBase: string): string {
-  return apiBase.replace(/\/+$/, '').replace(/\/api\/v1$/, '')
 }
 
 function buildWagmiConfig(registry: Registry, parameters: CreatePaySessionConfigParameters) {

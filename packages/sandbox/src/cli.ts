@@ -3,7 +3,7 @@ import type { Address, Hex } from 'viem'
 import { toUnits } from './amounts.js'
 import { CUSTOMER_KEYS, transferToken } from './chain/pay.js'
 import { tokenBySymbol } from './chain/tokens.js'
-import { DEFAULT_API_KEY, startSandbox } from './index.js'
+import { DEFAULT_API_KEY, isProfile, startSandbox } from './index.js'
 
 const USAGE = `paysession-sandbox: a local Payment Session Service on a local anvil chain
 
@@ -20,6 +20,7 @@ Options (each also as an environment variable):
   --webhook-secret S    PAYSESSION_WEBHOOK_SECRET  HMAC secret for Paysession-Signature
   --funding-window S    PAYSESSION_FUNDING_WINDOW_SECONDS  (default 86400)
   --token-ttl S         PAYSESSION_TOKEN_TTL_SECONDS       (default 3600)
+  --profile P           PAYSESSION_PROFILE         default, or strict: answer as lean as the spec allows
 `
 
 const { values, positionals } = parseArgs({
@@ -33,6 +34,7 @@ const { values, positionals } = parseArgs({
     'webhook-secret': { type: 'string' },
     'funding-window': { type: 'string' },
     'token-ttl': { type: 'string' },
+    profile: { type: 'string' },
     token: { type: 'string' },
     amount: { type: 'string' },
     customer: { type: 'string' },
@@ -49,7 +51,13 @@ const command = positionals[0] ?? 'start'
 if (values.help) {
   console.log(USAGE)
 } else if (command === 'start') {
+  const profile = values.profile ?? (env.PAYSESSION_PROFILE || undefined)
+  if (profile !== undefined && !isProfile(profile)) {
+    console.error(`unknown profile ${profile}: use default or strict`)
+    process.exit(2)
+  }
   const sb = await startSandbox({
+    profile,
     port,
     chainPort: num(values['chain-port'] ?? env.PAYSESSION_CHAIN_PORT) ?? 8545,
     apiKey,
@@ -60,7 +68,9 @@ if (values.help) {
     tokenTtlSeconds: num(values['token-ttl'] ?? env.PAYSESSION_TOKEN_TTL_SECONDS),
   })
   const lines = [
-    `API base URL      ${sb.apiUrl}  (also ${sb.apiUrl}/api/v1)`,
+    sb.profile === 'strict'
+      ? `API base URL      ${sb.apiUrl}  (strict profile: each operation only under the spec's path form)`
+      : `API base URL      ${sb.apiUrl}  (also ${sb.apiUrl}/api/v1)`,
     `Merchant API key  ${sb.apiKey}`,
     `Chain RPC URL     ${sb.rpcUrl}`,
     `Chain id          ${sb.chainId} (network ${sb.network})`,
@@ -104,7 +114,14 @@ if (values.help) {
   }
   try {
     const info = await get('/sandbox/info')
-    const session = await get(`/payment-sessions/${encodeURIComponent(sessionId)}`)
+    // The strict profile lets only the session token read a session; the list (an extension) takes the key.
+    const session =
+      info.profile === 'strict'
+        ? (await get('/payment-sessions?limit=500')).data.find(
+            (s: { paymentSessionId: string }) => s.paymentSessionId === sessionId,
+          )
+        : await get(`/payment-sessions/${encodeURIComponent(sessionId)}`)
+    if (!session) throw new Error(`no session ${sessionId}`)
     const token = tokenBySymbol(values.token ?? session.tokenSymbol)
     if (!token) throw new Error(`unknown token ${values.token}`)
     const amount = values.amount ?? session.amount

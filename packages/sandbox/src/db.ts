@@ -1,13 +1,7 @@
+import type { SessionStatus } from '@paysession/protocol'
 import Database from 'better-sqlite3'
 
-export type SessionStatus =
-  | 'CREATED'
-  | 'PENDING'
-  | 'FUNDED'
-  | 'CAPTURING'
-  | 'SUCCEEDED'
-  | 'CANCELED'
-  | 'ERROR'
+export type { SessionStatus }
 
 export interface SessionRow {
   id: string

@@ -11,6 +11,7 @@ import { customers as testCustomers, transferToken } from './chain/pay.js'
 import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKENS, tokenBySymbol } from './chain/tokens.js'
 import { type Clock, createClock } from './clock.js'
 import { openDb } from './db.js'
+import { isProfile, type Profile } from './http/profile.js'
 import { listen } from './http/server.js'
 import { runCapture } from './service/captures.js'
 import type { Context, ServiceOptions } from './service/context.js'
@@ -26,6 +27,8 @@ export {
   LOCAL_NETWORK,
   LOCAL_TOKENS,
 } from './chain/tokens.js'
+export { isProfile, type Profile, profiles } from './http/profile.js'
+export { startRewritingProxy } from './http/rewritingProxy.js'
 export { signWebhook } from './service/webhooks.js'
 
 export const DEFAULT_API_KEY = 'sk_sandbox_paysession'
@@ -54,12 +57,19 @@ export interface SandboxOptions {
   waitTimeoutMs?: number
   /** Seconds between blocks; default: a block per transaction (automine). */
   blockTime?: number
+  /**
+   * `strict` answers as lean as the spec allows (only the listed fields, only the spec's path
+   * form per operation, session token only for get session, ...); default: `default`, which
+   * adds the documented extensions and accepts every variant.
+   */
+  profile?: Profile
   quiet?: boolean
   log?: (message: string) => void
 }
 
 export interface Sandbox {
   apiUrl: string
+  profile: Profile
   apiKey: string
   merchantId: string
   rpcUrl: string
@@ -79,6 +89,8 @@ export interface Sandbox {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  if (options.profile !== undefined && !isProfile(options.profile))
+    throw new Error(`unknown profile ${JSON.stringify(options.profile)}: use default or strict`)
   const log =
     options.log ?? (options.quiet ? () => {} : (m: string) => console.log(`[sandbox] ${m}`))
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
@@ -119,6 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       webhookTimeoutMs: options.webhookTimeoutMs ?? 5000,
       pollIntervalMs: options.pollIntervalMs ?? 200,
       waitTimeoutMs: options.waitTimeoutMs ?? 30_000,
+      profile: options.profile ?? 'default',
     }
     const tokens = Object.fromEntries(
       LOCAL_TOKENS.map((t) => [
@@ -145,6 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         chainId: LOCAL_CHAIN_ID,
         network: LOCAL_NETWORK,
         merchantId: serviceOptions.merchantId,
+        profile: serviceOptions.profile,
         treasury,
         tokens,
         customers: customers.map((c) => c.address),
@@ -188,6 +202,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     return {
       apiUrl,
+      profile: serviceOptions.profile,
       apiKey: serviceOptions.apiKey,
       merchantId: serviceOptions.merchantId,
       rpcUrl: anvil.rpcUrl,

@@ -33,7 +33,13 @@ export {
   type PaySessionErrorParameters,
   paySessionErrorCodes,
 } from './errors/index.js'
-export { type ConfirmStatusResult, confirmStatus } from './webhooks/confirmStatus.js'
+export {
+  type ConfirmedStatus,
+  type ConfirmStatusOptions,
+  type ConfirmStatusResult,
+  confirmStatus,
+  type UnconfirmedStatus,
+} from './webhooks/confirmStatus.js'
 export {
   createWebhookHandler,
   type WebhookHandler,

@@ -128,8 +128,8 @@ describe('retries', () => {
     })
     expect(result).toMatchObject({ captureId: 'cap_1', requestId: 'req-7' })
     expect(hits.map((hit) => hit.body)).toEqual([
-      { requestId: 'req-7', captureAmount: '4.00', isFinalCapture: false },
-      { requestId: 'req-7', captureAmount: '4.00', isFinalCapture: false },
+      { requestId: 'req-7', captureAmount: '4.00', isFinalCapture: false, finalCapture: false },
+      { requestId: 'req-7', captureAmount: '4.00', isFinalCapture: false, finalCapture: false },
     ])
   })
 
@@ -201,6 +201,19 @@ describe('paths and requests', () => {
     expect(hits[0]?.headers.authorization).toBe('Bearer sk_test')
     expect(hits[0]?.headers['content-type']).toBe('application/json')
     expect(hits[0]?.body).toEqual({ amount: '10.00', currency: 'USD', requestId: 'r1' })
+  })
+
+  it("takes apiBase (core's name); baseUrl stays accepted as a deprecated alias", async () => {
+    on('POST /payment-sessions', json(200, session))
+    const named = createPaySessionClient({ apiBase: `${url}/api/v1`, apiKey: 'sk_test' })
+    await named.createSession({ amount: '10.00', currency: 'USD' })
+    await client({ baseUrl: url }).createSession({ amount: '10.00', currency: 'USD' })
+    expect(hits.map((hit) => hit.path)).toEqual(['/payment-sessions', '/payment-sessions'])
+    const missing = await failure(
+      Promise.resolve().then(() => createPaySessionClient({ apiKey: 'sk_test' })),
+    )
+    expect(missing).toMatchObject({ code: 'INVALID_CONFIG' })
+    expect(missing.details).toMatch(/apiBase/)
   })
 
   it('accepts a base URL with /api/v1 and calls each operation on its spec form', async () => {
@@ -281,7 +294,7 @@ describe('response variants and errors', () => {
       captureTransferTransactionHash: null,
       refundTransferTransactionHash: null,
     })
-    expect(hits[0]?.body).toMatchObject({ isFinalCapture: true })
+    expect(hits[0]?.body).toMatchObject({ isFinalCapture: true, finalCapture: true })
   })
 
   it('turns malformed answers into INVALID_RESPONSE', async () => {

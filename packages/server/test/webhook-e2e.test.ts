@@ -93,7 +93,7 @@ describe('webhooks from the sandbox', () => {
 
     const confirmed = await confirmStatus(client, event)
     expect(confirmed).toMatchObject({ status: 'FUNDED', matches: true, paid: true })
-    expect(confirmed.session.capturableAmount).toBe('10.00')
+    expect(confirmed.session?.capturableAmount).toBe('10.00')
   })
 
   it('hands the app a redelivery once when the acknowledgement was lost', async () => {

@@ -19,7 +19,10 @@ export type WebhookLogEntry = {
   verified: boolean
   /** For rejections: the handler's reason (SIGNATURE_MISMATCH, STALE_TIMESTAMP …). */
   reason?: string
-  /** For accepted events: the status the service reports when we asked back (confirmStatus). */
+  /**
+   * For accepted events: the status the service reports when we asked back (confirmStatus),
+   * or `unconfirmed` when no credential may read the session any more (token expired).
+   */
   confirmedStatus?: string
 }
 
@@ -37,6 +40,8 @@ const maxEntries = 500
 export function createWebhookLog(options: {
   secret: string
   client: PaySessionClient
+  /** The session token stored with the order: section 5's credential for reading a session. */
+  sessionTokenOf?: (paymentSessionId: string) => string | undefined
   onPaid?: (paymentSessionId: string) => void
 }): WebhookLog {
   const entries: WebhookLogEntry[] = []
@@ -64,7 +69,8 @@ export function createWebhookLog(options: {
     secret: options.secret,
     async onEvent(event) {
       // The spec shows no signing by the real service: ask it back before acting.
-      const { status, paid } = await confirmStatus(options.client, event)
+      const sessionToken = options.sessionTokenOf?.(event.paymentSessionId)
+      const { status, paid } = await confirmStatus(options.client, event, { sessionToken })
       if (paid) options.onPaid?.(event.paymentSessionId)
       add({
         receivedAt: new Date().toISOString(),
@@ -74,7 +80,7 @@ export function createWebhookLog(options: {
         outcome: 'accepted',
         httpStatus: 200,
         verified: event.verified,
-        confirmedStatus: status,
+        confirmedStatus: status ?? 'unconfirmed',
       })
     },
     onDuplicate(event) {

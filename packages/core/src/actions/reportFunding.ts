@@ -1,4 +1,4 @@
-import { postFundingTransaction, type ReportFundingResponse } from '../api/session.js'
+import { postFundingTransaction, type ReportFundingResponse } from '../api/funding.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isRetryableApiError } from '../errors/api.js'
 import { PaySessionError } from '../errors/base.js'

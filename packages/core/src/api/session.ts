@@ -1,48 +1,24 @@
+import {
+  type PaymentSession as ProtocolSession,
+  parseSession as parseProtocolSession,
+  type SessionStatus,
+  sameName,
+  sessionStatuses,
+} from '@paysession/protocol'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
+import type { Registry } from '../registry/types.js'
 import { apiRequest } from './request.js'
 
-export const sessionStatuses = [
-  'CREATED',
-  'PENDING',
-  'FUNDED',
-  'CAPTURING',
-  'SUCCEEDED',
-  'CANCELED',
-  'ERROR',
-] as const
-export type SessionStatus = (typeof sessionStatuses)[number]
+export { type SessionStatus, sessionStatuses }
 
-/** The session as the client sees it. Optional fields may be missing; unknown fields are kept. */
-export type PaymentSession = {
-  paymentSessionId: string
-  status: SessionStatus
+/** The session as the client sees it: `amount` is required here, the rest as the protocol parses it. */
+export type PaymentSession = ProtocolSession & {
   amount: string
-  currency?: string | undefined
-  network?: string | undefined
-  tokenSymbol?: string | undefined
-  oneTimeWalletAddress?: string | undefined
-  userAddress?: string | null | undefined
-  fundingTransactionHash?: string | null | undefined
-  userSubmittedTransactionHash?: string | null | undefined
-  createdAt?: string | undefined
-  /** Extension: the token symbols this OTW accepts. */
-  acceptedTokens?: string[] | undefined
-  /** Extension: what has arrived so far in the funding token. */
-  receivedAmount?: string | undefined
-  /** Extension: end of the funding window. */
-  expiresAt?: string | undefined
-  chainId?: number | undefined
   [extra: string]: unknown
 }
 
-export type ReportFundingResponse = {
-  success: boolean
-  status?: SessionStatus
-  processed?: boolean
-}
-
-const sessionPath = (id: string) => `/payment-sessions/${encodeURIComponent(id)}`
+export const sessionPath = (id: string) => `/payment-sessions/${encodeURIComponent(id)}`
 
 export async function fetchSession(
   config: PaySessionConfig,
@@ -55,72 +31,32 @@ export async function fetchSession(
     sessionToken: parameters.sessionToken,
     signal: parameters.signal,
   })
-  return parseSession(body)
+  return inRegistrySpelling(config.registry, parseSession(body))
 }
 
-export async function postFundingTransaction(
-  config: PaySessionConfig,
-  parameters: {
-    sessionId: string
-    sessionToken: string
-    hash: string
-    wait?: boolean | undefined
-    signal?: AbortSignal | undefined
-  },
-): Promise<ReportFundingResponse> {
-  const path = `${sessionPath(parameters.sessionId)}/funding-transaction`
-  const body = await apiRequest(config, {
-    method: 'POST',
-    paths: [`/api/v1${path}`, path],
-    sessionToken: parameters.sessionToken,
-    body: { fundingTransactionHash: parameters.hash, wait: parameters.wait ?? false },
-    signal: parameters.signal,
-  })
-  const object = asObject(body)
-  if (typeof object.success !== 'boolean') invalid('success is not a boolean')
-  const status = object.status === undefined ? undefined : parseStatus(object.status)
-  return {
-    success: object.success as boolean,
-    ...(status ? { status } : {}),
-    ...(typeof object.processed === 'boolean' ? { processed: object.processed } : {}),
-  }
-}
-
-/** Tolerant parsing: required fields checked, optional fields type-checked when present. */
+/**
+ * The protocol's parsing rules (listed fields validated, extensions used only when well-typed),
+ * plus what the checkout needs: an amount.
+ */
 export function parseSession(body: unknown): PaymentSession {
-  const object = asObject(body)
-  if (typeof object.paymentSessionId !== 'string' || object.paymentSessionId === '')
-    invalid('paymentSessionId is missing')
-  if (typeof object.amount !== 'string') invalid('amount is missing or not a string')
-  for (const key of ['currency', 'network', 'tokenSymbol', 'oneTimeWalletAddress', 'createdAt'])
-    optional(object, key, (v) => typeof v === 'string')
-  for (const key of ['userAddress', 'fundingTransactionHash', 'userSubmittedTransactionHash'])
-    optional(object, key, (v) => v === null || typeof v === 'string')
-  optional(object, 'receivedAmount', (v) => typeof v === 'string')
-  optional(object, 'expiresAt', (v) => typeof v === 'string')
-  optional(object, 'chainId', (v) => typeof v === 'number')
-  optional(
-    object,
-    'acceptedTokens',
-    (v) => Array.isArray(v) && v.every((s) => typeof s === 'string'),
-  )
-  return { ...object, status: parseStatus(object.status) } as PaymentSession
+  const session = parseProtocolSession(body)
+  if (typeof session.amount !== 'string')
+    throw new PaySessionError('INVALID_RESPONSE', { details: 'amount is missing or not a string' })
+  return session as PaymentSession
 }
 
-function parseStatus(value: unknown): SessionStatus {
-  if (!sessionStatuses.includes(value as SessionStatus)) invalid(`unknown status ${String(value)}`)
-  return value as SessionStatus
-}
-
-function asObject(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) invalid('not an object')
-  return body as Record<string, unknown>
-}
-
-function optional(object: Record<string, unknown>, key: string, check: (v: unknown) => boolean) {
-  if (object[key] !== undefined && !check(object[key])) invalid(`${key} has the wrong type`)
-}
-
-function invalid(details: string): never {
-  throw new PaySessionError('INVALID_RESPONSE', { details })
+/**
+ * Network and token names compare case-insensitively; a name the registry knows is shown in the
+ * registry's spelling (a `usdc` from the service shows as USDC everywhere).
+ */
+function inRegistrySpelling(registry: Registry, session: PaymentSession): PaymentSession {
+  // The widget's light preview read (the first file) passes a config without a registry.
+  const network = registry?.networks.find((n) => sameName(n.name, session.network))
+  if (!network) return session
+  const spell = (name: string) =>
+    network.tokens.find((t) => sameName(t.symbol, name))?.symbol ?? name
+  const out: PaymentSession = { ...session, network: network.name }
+  if (out.tokenSymbol) out.tokenSymbol = spell(out.tokenSymbol)
+  if (out.acceptedTokens) out.acceptedTokens = out.acceptedTokens.map(spell)
+  return out
 }

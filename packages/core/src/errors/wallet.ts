@@ -1,24 +1,19 @@
+import { walk } from '@paysession/protocol'
 import { PaySessionError, type PaySessionErrorCode } from './base.js'
 
 type ErrorLike = { name?: string; code?: number; cause?: unknown; shortMessage?: string }
 
-function walk(error: unknown, match: (e: ErrorLike) => boolean): boolean {
-  let current = error as ErrorLike | undefined
-  for (let depth = 0; current && depth < 10; depth++) {
-    if (match(current)) return true
-    current = current.cause as ErrorLike | undefined
-  }
-  return false
-}
+const has = (error: unknown, match: (e: ErrorLike) => boolean) =>
+  walk(error, (e) => !!e && match(e as ErrorLike)) !== null
 
 /** Maps a wagmi/viem/EIP-1193 error to a PaySessionError, keeping the original as `cause`. */
 export function walletError(error: unknown, fallback: PaySessionErrorCode = 'WALLET_ERROR') {
   if (error instanceof PaySessionError) return error
   let code: PaySessionErrorCode = fallback
-  if (walk(error, (e) => e.code === 4001 || e.name === 'UserRejectedRequestError'))
+  if (has(error, (e) => e.code === 4001 || e.name === 'UserRejectedRequestError'))
     code = 'USER_REJECTED'
   else if (
-    walk(error, (e) =>
+    has(error, (e) =>
       [
         'ChainMismatchError',
         'ConnectorChainMismatchError',
@@ -28,9 +23,9 @@ export function walletError(error: unknown, fallback: PaySessionErrorCode = 'WAL
     )
   )
     code = 'WRONG_NETWORK'
-  else if (walk(error, (e) => e.name === 'ProviderNotFoundError')) code = 'WALLET_NOT_FOUND'
+  else if (has(error, (e) => e.name === 'ProviderNotFoundError')) code = 'WALLET_NOT_FOUND'
   else if (
-    walk(error, (e) =>
+    has(error, (e) =>
       ['ConnectorNotConnectedError', 'ConnectorAccountNotFoundError'].includes(e.name ?? ''),
     )
   )

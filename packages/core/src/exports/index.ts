@@ -1,3 +1,4 @@
+export { normalizeApiBase } from '@paysession/protocol'
 export {
   type CheckPreviousPaymentParameters,
   type CheckPreviousPaymentReturnType,
@@ -70,7 +71,6 @@ export type {
 export {
   type CreatePaySessionConfigParameters,
   createPaySessionConfig,
-  normalizeApiBase,
   type PaySessionConfig,
   type PollingSettings,
 } from '../createPaySessionConfig.js'

@@ -1,3 +1,4 @@
+import { sameName } from '@paysession/protocol'
 import { getAddress, isAddress } from 'viem'
 import { PaySessionError } from '../errors/base.js'
 import { localNetwork } from './localNetwork.js'
@@ -61,11 +62,11 @@ export function restrictRegistry(
 ): Registry {
   return {
     networks: registry.networks
-      .filter((network) => !only.networks || only.networks.includes(network.name))
+      .filter((network) => !only.networks || only.networks.some((n) => sameName(n, network.name)))
       .map((network) => ({
         ...network,
         tokens: network.tokens.filter(
-          (token) => !only.tokens || only.tokens.includes(token.symbol),
+          (token) => !only.tokens || only.tokens.some((s) => sameName(s, token.symbol)),
         ),
       })),
   }
@@ -73,7 +74,7 @@ export function restrictRegistry(
 
 /** The network with this service name, or `UNSUPPORTED_NETWORK`. */
 export function getNetwork(registry: Registry, name: string | undefined): NetworkInfo {
-  const network = registry.networks.find((n) => n.name === name?.toUpperCase())
+  const network = registry.networks.find((n) => sameName(n.name, name))
   if (!network) throw new PaySessionError('UNSUPPORTED_NETWORK', { details: String(name) })
   return network
 }
@@ -85,7 +86,7 @@ export function getNetworkByChainId(registry: Registry, chainId: number) {
 
 /** The token with this symbol on this network, or `UNSUPPORTED_TOKEN`. */
 export function getStablecoin(network: NetworkInfo, symbol: string | undefined): StablecoinInfo {
-  const token = network.tokens.find((t) => t.symbol === symbol?.toUpperCase())
+  const token = network.tokens.find((t) => sameName(t.symbol, symbol))
   if (!token)
     throw new PaySessionError('UNSUPPORTED_TOKEN', { details: `${symbol} on ${network.name}` })
   return token
@@ -105,9 +106,7 @@ export function resolveSessionAssets(
 ): { network: NetworkInfo; tokens: StablecoinInfo[] } {
   const network = getNetwork(registry, session.network)
   const wanted = session.acceptedTokens?.length ? session.acceptedTokens : [session.tokenSymbol]
-  const tokens = network.tokens.filter((token) =>
-    wanted.some((s) => s?.toUpperCase() === token.symbol),
-  )
+  const tokens = network.tokens.filter((token) => wanted.some((s) => sameName(s, token.symbol)))
   if (tokens.length === 0)
     throw new PaySessionError('UNSUPPORTED_TOKEN', {
       details: `${wanted.join(', ')} on ${network.name}`,

@@ -1,37 +1,10 @@
-import { PaySessionError } from '../errors/base.js'
+import { parseAmount, unitsToDecimal } from '@paysession/protocol'
 
-const decimalPattern = /^(\d+)(?:\.(\d+))?$/
-
-/**
- * Converts a positive decimal string to integer base units, exactly. Refuses (never rounds)
- * with `INVALID_AMOUNT`: more fraction digits than `decimals`, zero, negative, or malformed.
- * @example parseAmount('12.50', 6) // 12500000n
- */
-export function parseAmount(value: string, decimals: number): bigint {
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 255)
-    throw new PaySessionError('INVALID_AMOUNT', { details: `invalid decimals ${decimals}` })
-  const match = typeof value === 'string' ? decimalPattern.exec(value) : null
-  if (!match)
-    throw new PaySessionError('INVALID_AMOUNT', { details: `not a decimal string: ${value}` })
-  const whole = match[1]!
-  const fraction = match[2] ?? ''
-  if (fraction.length > decimals)
-    throw new PaySessionError('INVALID_AMOUNT', {
-      details: `${value} has more than ${decimals} decimals`,
-    })
-  const units = BigInt(whole + fraction.padEnd(decimals, '0'))
-  if (units === 0n) throw new PaySessionError('INVALID_AMOUNT', { details: 'amount is zero' })
-  return units
-}
+export { parseAmount }
 
 /** Exact decimal string of base units, no locale, no trailing zeros (`'12.5'`). */
-export function toDecimalString(units: bigint, decimals: number): string {
-  const negative = units < 0n
-  const abs = negative ? -units : units
-  const base = 10n ** BigInt(decimals)
-  const fraction = (abs % base).toString().padStart(decimals, '0').replace(/0+$/, '')
-  return `${negative ? '-' : ''}${abs / base}${fraction ? `.${fraction}` : ''}`
-}
+export const toDecimalString = (units: bigint, decimals: number): string =>
+  unitsToDecimal(units, decimals)
 
 /**
  * Formats base units for display in a locale, without floating point: grouping from the locale,

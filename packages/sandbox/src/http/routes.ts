@@ -12,6 +12,7 @@ import {
   TERMINAL,
   updateSession,
 } from '../service/sessions.js'
+import { type PathForm, shape } from './profile.js'
 
 export type Auth =
   | { kind: 'none' }
@@ -106,6 +107,8 @@ const reportFunding: Handler = async (ctx, { auth, params, body }) => {
     })
     s = ctx.db.sessions.get(s.id)!
   }
+  const profile = shape(ctx.options.profile)
+  if (profile.strict) return ok({ success: true }, profile.fundingStatus)
   return ok({ success: true, status: s.status, ...(processed === undefined ? {} : { processed }) })
 }
 
@@ -114,13 +117,17 @@ export const routes: {
   pattern: RegExp
   handler: Handler
   authenticated?: false
+  /** The path form the spec shows for this operation; the strict profile serves only that one. */
+  form?: PathForm
 }[] = [
   {
     method: 'POST',
     pattern: /^\/payment-sessions$/,
+    form: 'bare',
     handler: (ctx, { auth, body }) => {
       requireMerchant(auth)
-      return ok(sessionJson(ctx, createSession(ctx, body), { withToken: true }))
+      const session = sessionJson(ctx, createSession(ctx, body), { withToken: true })
+      return ok(shape(ctx.options.profile).createdSession(session))
     },
   },
   {
@@ -136,26 +143,37 @@ export const routes: {
   {
     method: 'GET',
     pattern: /^\/payment-sessions\/([^/]+)$/,
-    handler: (ctx, { auth, params }) =>
-      ok(sessionJson(ctx, openSession(ctx, auth, params[0]!, true))),
+    form: 'bare',
+    handler: (ctx, { auth, params }) => {
+      const profile = shape(ctx.options.profile)
+      const s = openSession(ctx, auth, params[0]!, profile.merchantMayReadSession)
+      return ok(profile.session(sessionJson(ctx, s)))
+    },
   },
   {
     method: 'POST',
     pattern: /^\/payment-sessions\/([^/]+)\/funding-transaction$/,
+    form: 'v1',
     handler: reportFunding,
   },
   {
     method: 'POST',
     pattern: /^\/payment-sessions\/([^/]+)\/captures$/,
+    form: 'v1',
     handler: (ctx, { auth, params, body }) => {
       requireMerchant(auth)
+      const profile = shape(ctx.options.profile)
       const s = openSession(ctx, auth, params[0]!, true)
-      return ok(captureJson(createCapture(ctx, s, body)), 202)
+      return ok(
+        profile.createdCapture(captureJson(createCapture(ctx, s, profile.captureBody(body)))),
+        202,
+      )
     },
   },
   {
     method: 'GET',
     pattern: /^\/payment-sessions\/([^/]+)\/captures\/([^/]+)$/,
+    form: 'v1',
     handler: (ctx, { auth, params }) => {
       requireMerchant(auth)
       const s = openSession(ctx, auth, params[0]!, true)
@@ -163,7 +181,7 @@ export const routes: {
       if (!c)
         throw new ApiError(404, 'CAPTURE_NOT_FOUND', `No capture ${params[1]} on session ${s.id}.`)
       if (c.status === 'CAPTURING') runCapture(ctx, c)
-      return ok(captureJson(c))
+      return ok(shape(ctx.options.profile).capture(captureJson(c)))
     },
   },
   // Sandbox-only helpers (API key): facts for tools, the test clock, the webhook log.

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import type { Context } from '../service/context.js'
 import { ApiError } from '../service/errors.js'
+import { shape } from './profile.js'
 import { type Auth, routes } from './routes.js'
 
 const MAX_BODY = 64 * 1024
@@ -69,9 +70,10 @@ function decodeParam(segment: string) {
   }
 }
 
+const PREFIX = /^\/api\/v1(?=\/)/
+
 /** Both path forms: `/payment-sessions/...` and `/api/v1/payment-sessions/...`. */
-const normalise = (pathname: string) =>
-  pathname.replace(/^\/api\/v1(?=\/)/, '').replace(/\/+$/, '') || '/'
+const normalise = (pathname: string) => pathname.replace(PREFIX, '').replace(/\/+$/, '') || '/'
 
 export async function handle(ctx: Context, req: IncomingMessage, res: ServerResponse) {
   try {
@@ -81,10 +83,17 @@ export async function handle(ctx: Context, req: IncomingMessage, res: ServerResp
     }
     const url = new URL(req.url ?? '/', 'http://localhost')
     const path = normalise(url.pathname)
+    const prefixed = PREFIX.test(url.pathname)
+    const profile = shape(ctx.options.profile)
     let allowed = false
+    let otherForm = false
     for (const route of routes) {
       const m = route.pattern.exec(path)
       if (!m) continue
+      if (!profile.allowsPath(route.form, prefixed)) {
+        otherForm ||= route.method === req.method
+        continue
+      }
       allowed = true
       if (route.method !== req.method) continue
       // Credentials first: an unauthenticated request learns nothing, not even about its body.
@@ -105,7 +114,7 @@ export async function handle(ctx: Context, req: IncomingMessage, res: ServerResp
       })
       return send(res, out.status, out.body)
     }
-    if (allowed)
+    if (allowed && !otherForm)
       throw new ApiError(
         405,
         'METHOD_NOT_ALLOWED',

@@ -3,6 +3,7 @@ import type { HDKey } from 'viem/accounts'
 import type { ChainClients } from '../chain/clients.js'
 import type { Clock } from '../clock.js'
 import type { Db } from '../db.js'
+import type { Profile } from '../http/profile.js'
 
 export interface ServiceOptions {
   apiKey: string
@@ -16,6 +17,8 @@ export interface ServiceOptions {
   webhookTimeoutMs: number
   pollIntervalMs: number
   waitTimeoutMs: number
+  /** How lean the answers are (see http/profile.ts). */
+  profile: Profile
 }
 
 /** Everything the service's parts share. Built once by startSandbox. */

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { isTerminalStatus, sessionStatuses } from '@paysession/protocol'
 import { getAddress } from 'viem'
 import { hdKeyToAccount } from 'viem/accounts'
 import { fromUnits, toUnits } from '../amounts.js'
@@ -10,7 +11,7 @@ import { enqueueStatusUpdate } from './webhooks.js'
 
 export const TOKEN_DECIMALS = 6
 export const MAX_AMOUNT = 1_000_000_000n
-export const TERMINAL: SessionStatus[] = ['SUCCEEDED', 'CANCELED', 'ERROR']
+export const TERMINAL: SessionStatus[] = sessionStatuses.filter(isTerminalStatus)
 
 const iso = (ms: number) => new Date(ms).toISOString()
 const fmt = (units: string) => fromUnits(BigInt(units), TOKEN_DECIMALS)
@@ -138,13 +139,14 @@ export function createSession(ctx: Context, body: Record<string, unknown>) {
       received_units: '0',
       capturable_units: '0',
       captured_units: '0',
-      status: 'CREATED',
+      // The spec shows both: CREATED in the status list, PENDING in the create example.
+      status: ctx.options.profile === 'strict' ? 'PENDING' : 'CREATED',
       created_at: now,
       expires_at: now + ctx.options.fundingWindowSeconds * 1000,
       updated_at: now,
     }
     ctx.db.sessions.insert(row)
-    enqueueStatusUpdate(ctx, row.id, 'CREATED', now)
+    enqueueStatusUpdate(ctx, row.id, row.status, now)
     ctx.wake()
     return row
   })

@@ -1,22 +1,20 @@
 import { randomUUID } from 'node:crypto'
+import { absoluteApiBase } from '@paysession/protocol'
 import { assertAmount } from '../amounts.js'
-import { PaySessionError } from '../errors/PaySessionError.js'
+import { merchantError } from '../errors/index.js'
 import { parseCapture, parseCreatedSession, parseSession, parseSessionList } from './parse.js'
-import {
-  defaultRetry,
-  normaliseBaseUrl,
-  type RetryOptions,
-  request,
-  type Transport,
-} from './request.js'
+import { defaultRetry, type RetryOptions, request, type Transport } from './request.js'
 import type { Capture, CreatedPaymentSession, PaymentSession } from './types.js'
 
 export type PaySessionClientOptions = {
   /**
    * The environment's base URL, with or without `/api/v1`. Production and sandbox
    * each have their own; this package knows neither, so pass it from configuration.
+   * The same name as `@paysession/core`'s `apiBase`.
    */
-  baseUrl: string
+  apiBase?: string
+  /** @deprecated Use `apiBase`; still accepted. */
+  baseUrl?: string
   /** The merchant API key. It must stay on the server. */
   apiKey: string
   /** Defaults to the global fetch. */
@@ -75,7 +73,7 @@ export type PaySessionClient = {
 
 function segment(value: unknown, name: string): string {
   if (typeof value !== 'string' || value === '') {
-    throw new PaySessionError('INVALID_REQUEST', { details: `${name} must be a non-empty string.` })
+    throw merchantError('INVALID_REQUEST', { details: `${name} must be a non-empty string.` })
   }
   return encodeURIComponent(value)
 }
@@ -83,7 +81,7 @@ function segment(value: unknown, name: string): string {
 function requestIdOf(value: unknown): string {
   if (value === undefined) return randomUUID()
   if (typeof value !== 'string' || value === '' || value.length > 255) {
-    throw new PaySessionError('INVALID_REQUEST_ID', {
+    throw merchantError('INVALID_REQUEST_ID', {
       details: 'requestId must be a non-empty string of at most 255 characters.',
     })
   }
@@ -95,21 +93,21 @@ function requestIdOf(value: unknown): string {
  *
  * @example
  * const client = createPaySessionClient({
- *   baseUrl: process.env.PAYSESSION_API_URL!,
+ *   apiBase: process.env.PAYSESSION_API_URL!,
  *   apiKey: process.env.PAYSESSION_API_KEY!,
  * })
  * const session = await client.createSession({ amount: '25.00', currency: 'USD' })
  */
 export function createPaySessionClient(options: PaySessionClientOptions): PaySessionClient {
   if (typeof options.apiKey !== 'string' || options.apiKey === '') {
-    throw new PaySessionError('INVALID_CONFIG', { details: 'apiKey is required.' })
+    throw merchantError('INVALID_CONFIG', { details: 'apiKey is required.' })
   }
   const fetch = options.fetch ?? globalThis.fetch
   if (typeof fetch !== 'function') {
-    throw new PaySessionError('INVALID_CONFIG', { details: 'No fetch available; pass one.' })
+    throw merchantError('INVALID_CONFIG', { details: 'No fetch available; pass one.' })
   }
   const transport: Transport = {
-    root: normaliseBaseUrl(options.baseUrl),
+    root: absoluteApiBase(options.apiBase ?? options.baseUrl),
     apiKey: options.apiKey,
     fetch,
     retry:
@@ -126,7 +124,7 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
         typeof parameters.currency !== 'string' ||
         !/^[A-Za-z]{3,12}$/.test(parameters.currency)
       ) {
-        throw new PaySessionError('INVALID_REQUEST', {
+        throw merchantError('INVALID_REQUEST', {
           details: `currency must be a currency code such as "USD", got ${JSON.stringify(parameters.currency)}.`,
         })
       }
@@ -173,7 +171,7 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
         parameters.isFinalCapture !== undefined &&
         typeof parameters.isFinalCapture !== 'boolean'
       ) {
-        throw new PaySessionError('INVALID_REQUEST', {
+        throw merchantError('INVALID_REQUEST', {
           details: 'isFinalCapture must be a boolean.',
         })
       }
@@ -186,7 +184,10 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
         body: {
           requestId,
           captureAmount: parameters.captureAmount,
+          // The spec names the flag isFinalCapture, the quickstart finalCapture: a service that
+          // reads only the other name would otherwise capture without refunding the rest.
           isFinalCapture: parameters.isFinalCapture ?? false,
+          finalCapture: parameters.isFinalCapture ?? false,
         },
       })
       return { ...parseCapture(answer), requestId }

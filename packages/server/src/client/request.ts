@@ -1,6 +1,9 @@
-import type { PaySessionErrorCode } from '../errors/codes.js'
-import { isPaySessionErrorCode } from '../errors/codes.js'
-import { PaySessionError } from '../errors/PaySessionError.js'
+import {
+  isPaySessionErrorCode,
+  merchantError,
+  type PaySessionError,
+  type PaySessionErrorCode,
+} from '../errors/index.js'
 
 /** Backoff for the calls that are safe to repeat. */
 export type RetryOptions = {
@@ -38,28 +41,6 @@ export const defaultRetry: Required<RetryOptions> = {
   retries: 3,
   baseDelayMs: 250,
   maxDelayMs: 4000,
-}
-
-/**
- * Normalises a base URL: no trailing slash, no `/api/v1`, so both forms of
- * configuration reach the same service.
- */
-export function normaliseBaseUrl(baseUrl: string): string {
-  let url: URL
-  try {
-    url = new URL(baseUrl)
-  } catch (cause) {
-    throw new PaySessionError('INVALID_CONFIG', {
-      details: `baseUrl ${JSON.stringify(baseUrl)} is not a URL.`,
-      cause,
-    })
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new PaySessionError('INVALID_CONFIG', { details: 'baseUrl must be http or https.' })
-  }
-  url.search = ''
-  url.hash = ''
-  return url.href.replace(/\/+$/, '').replace(/\/api\/v1$/, '')
 }
 
 /**
@@ -146,7 +127,11 @@ function errorFromAnswer(answer: Answer, request: ApiRequest): PaySessionError {
     answer.status < 500 && serviceCode !== undefined && isPaySessionErrorCode(serviceCode)
       ? serviceCode
       : fallback
-  return new PaySessionError(code, {
+  return merchantError(code, {
+    // Here the credential refused is the merchant's API key, not a customer's payment link.
+    ...(code === 'UNAUTHORIZED' && !request.credential
+      ? { shortMessage: 'The API key is missing or not recognised.' }
+      : {}),
     status: answer.status,
     details:
       message ??
@@ -174,7 +159,7 @@ export async function request(transport: Transport, request: ApiRequest): Promis
         await sleep(backoff(transport.retry, attempt++))
         continue
       }
-      throw new PaySessionError('API_UNAVAILABLE', {
+      throw merchantError('API_UNAVAILABLE', {
         details: `${request.method} ${path} failed after ${attempt + 1} attempt(s): ${cause instanceof Error ? cause.message : String(cause)}`,
         cause,
       })
@@ -192,7 +177,7 @@ export async function request(transport: Transport, request: ApiRequest): Promis
     if (answer.status < 200 || answer.status >= 300)
       throw errorFromAnswer(answer, { ...request, path })
     if (!answer.isJson) {
-      throw new PaySessionError('INVALID_RESPONSE', {
+      throw merchantError('INVALID_RESPONSE', {
         status: answer.status,
         details: `${request.method} ${path} answered ${answer.status} without a JSON body.`,
       })

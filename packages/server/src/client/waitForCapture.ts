@@ -1,4 +1,4 @@
-import { PaySessionError } from '../errors/PaySessionError.js'
+import { merchantError } from '../errors/index.js'
 import type { PaySessionClient } from './createPaySessionClient.js'
 import type { Capture } from './types.js'
 
@@ -30,7 +30,7 @@ export async function waitForCapture(
     const capture = await client.getCapture(paymentSessionId, captureId)
     if (capture.status !== 'CAPTURING') return capture
     if (Date.now() + intervalMs > deadline) {
-      throw new PaySessionError('TIMEOUT', {
+      throw merchantError('TIMEOUT', {
         details: `capture ${captureId} still CAPTURING after ${timeoutMs} ms.`,
       })
     }

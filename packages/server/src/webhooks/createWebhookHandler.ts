@@ -170,8 +170,9 @@ async function readBody(request: Request, maxBodyBytes: number): Promise<Uint8Ar
  * const handler = createWebhookHandler({
  *   secret: process.env.PAYSESSION_WEBHOOK_SECRET,
  *   async onEvent(event) {
- *     const { paid } = await confirmStatus(client, event)
- *     if (paid) await orders.markPaid(event.paymentSessionId)
+ *     const order = await orders.bySession(event.paymentSessionId)
+ *     const { paid } = await confirmStatus(client, event, { sessionToken: order.sessionToken })
+ *     if (paid) await orders.markPaid(order.id)
  *   },
  * })
  * http.createServer(toNodeListener(handler)).listen(8080)

@@ -4,6 +4,7 @@ import {
   getSession,
   isPaidStatus,
   type NetworkInfo,
+  normalizeApiBase,
   type PaymentSession,
   type PaySessionConfig,
   PaySessionError,
@@ -277,8 +278,7 @@ export class PaySessionCheckout extends LitElement {
   private async _loadPreview() {
     const { sessionId, sessionToken, apiBase } = this
     const config = {
-      // core's normalizeApiBase shares a module with wagmi's config: repeated here to keep it out.
-      apiBase: apiBase!.replace(/\/+$/, '').replace(/\/api\/v1$/, ''),
+      apiBase: normalizeApiBase(apiBase!),
       fetch: this.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
       requestTimeout: 15_000,
     } as PaySessionConfig

@@ -1,0 +1,45 @@
+export {
+  assertAmount,
+  decimalToUnits,
+  isValidAmount,
+  parseAmount,
+  unitsToDecimal,
+} from './amount.js'
+export { absoluteApiBase, normalizeApiBase } from './apiBase.js'
+export { parseCapture, parseCaptures } from './capture.js'
+export {
+  type CustomerErrorCode,
+  customerMessages,
+  type PaySessionErrorCode,
+} from './codes.js'
+export {
+  docsBase,
+  isPaySessionError,
+  PaySessionError,
+  type PaySessionErrorParameters,
+  version,
+  walk,
+} from './errors.js'
+export { parseFundingResponse } from './funding.js'
+export {
+  isPaySessionErrorCode,
+  type MerchantErrorCode,
+  merchantError,
+  merchantMessages,
+  paySessionErrorCodes,
+  shortMessages,
+} from './merchantCodes.js'
+export { extensionFields, withUsableExtensions } from './rules.js'
+export { parseCreatedSession, parseSession, parseSessionStatus } from './session.js'
+export {
+  type CaptureStatus,
+  captureStatuses,
+  isCaptureStatus,
+  isPaidStatus,
+  isSessionStatus,
+  isTerminalStatus,
+  type SessionStatus,
+  sameName,
+  sessionStatuses,
+} from './status.js'
+export type { Capture, CreatedPaymentSession, FundingResponse, PaymentSession } from './types.js'
