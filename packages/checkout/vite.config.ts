@@ -14,6 +14,8 @@ const minifyLitCss = (): Plugin => ({
           .replace(/ ?([{};,]) ?/g, '$1')
           .replace(/: /g, ':')
           .replace(/;}/g, '}')
+          .replace(/([ :,(-])0\.(\d)/g, '$1.$2')
+          .replace(/(\[[\w-]+~?=)'([\w-]+)'\]/g, '$1$2]')
           .trim()}\``,
     )
   },
@@ -40,7 +42,13 @@ export default defineConfig({
     rolldownOptions: {
       // Lets the shared code (lit, the element) live in the first file instead of a common chunk.
       preserveEntrySignatures: 'allow-extension',
-      output: { chunkFileNames: '[name]-[hash].js', minify: true },
+      output: {
+        // A language's file is its locale (de.js), without a hash: the first file names all ten,
+        // and ten hashes would cost it 70 bytes. The versioned CDN path already busts caches.
+        chunkFileNames: (chunk) =>
+          chunk.facadeModuleId?.includes('/src/i18n/') ? '[name].js' : '[name]-[hash].js',
+        minify: true,
+      },
     },
   },
 })

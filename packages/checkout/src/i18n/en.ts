@@ -1,5 +1,5 @@
 import type { PaySessionErrorCode } from '@paysession/core'
-import type { ButtonStrings } from './button.js'
+import { type ButtonStrings, button } from './button.js'
 
 /**
  * The English dialog strings (the button's are in button.ts). `{name}` marks a value.
@@ -52,5 +52,7 @@ export const en = {
   errors: {} as Partial<Record<PaySessionErrorCode, string>>,
 }
 
-/** Every string of one language: what a catalog chunk (de.ts, ja.ts...) exports. */
+/** Every string of one language: what a catalog chunk (en.ts, de.ts, ja.ts...) exports. */
 export type Catalog = typeof en & ButtonStrings
+
+export const catalog: Catalog = { ...button, ...en }

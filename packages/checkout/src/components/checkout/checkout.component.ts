@@ -19,7 +19,7 @@ import { PaySessionErrorEvent } from '../../events/error.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
 import { PaySessionReadyEvent } from '../../events/ready.js'
 import { type ButtonStrings, button } from '../../i18n/button.js'
-import { type Catalog, loadCatalog } from '../../i18n/catalogs.js'
+import { type Catalog, languageOf, loadCatalog } from '../../i18n/catalogs.js'
 import { format, formatMoney } from '../../i18n/localize.js'
 import { styles } from './checkout.styles.js'
 
@@ -227,9 +227,9 @@ export class PaySessionCheckout extends LitElement {
     return this.renderRoot.querySelector('[part~="button"]')
   }
 
-  /** This language's strings: English is built in; others are loading until their chunk is in. */
+  /** This language's strings; the English button's are built in, others wait for their chunk. */
   get _strings(): ButtonStrings | undefined {
-    return this._catalogPromise ? this._catalog : button
+    return this._catalog ?? (languageOf(this.resolvedLocale) === 'en' ? button : undefined)
   }
 
   override willUpdate() {
@@ -237,16 +237,12 @@ export class PaySessionCheckout extends LitElement {
     if (locale === this._catalogLocale) return
     this._catalogLocale = locale
     this._catalog = undefined
-    this._catalogPromise = loadCatalog(locale)?.then(
-      (catalog) => {
-        if (locale === this.resolvedLocale) this._catalog = catalog
-      },
+    this._catalogPromise = loadCatalog(locale)
       // A chunk that cannot load leaves the checkout in English rather than without words.
-      () => {
-        if (locale === this.resolvedLocale) this._catalogPromise = undefined
-        this.requestUpdate()
-      },
-    )
+      .catch(() => loadCatalog('en'))
+      .then((catalog) => {
+        if (locale === this.resolvedLocale) this._catalog = catalog
+      })
   }
 
   override updated() {
@@ -418,13 +414,9 @@ export class PaySessionCheckout extends LitElement {
               </div>
               <div part="body">
                 ${
-                  this._engine && this.controller && strings
-                    ? this._engine.renderStep(this, this.controller, {
-                        ...this._engine.en,
-                        ...t,
-                        ...this._catalog,
-                      })
-                    : html`<p class="loading">${t.loading}</p>`
+                  this._engine && this.controller && this._catalog
+                    ? this._engine.renderStep(this, this.controller, this._catalog)
+                    : html`<p>${t.loading}</p>`
                 }
               </div>
             `
@@ -435,14 +427,9 @@ export class PaySessionCheckout extends LitElement {
   }
 }
 
-// Only a web or inline image: never a `javascript:` or other scheme from an attribute.
-function safeImageUrl(url: string | undefined): string | undefined {
-  if (url)
-    try {
-      const href = new URL(url, document.baseURI).href
-      if (/^(https?:|data:image\/)/i.test(href)) return href
-    } catch {}
-}
+// Only a web image, an inline one or a path: never `javascript:` or another scheme.
+const safeImageUrl = (url: string | undefined) =>
+  url && /^(https?:|data:image\/|[./])/i.test(url) ? url : undefined
 
 function deepActiveElement(): HTMLElement | null {
   let element = document.activeElement

@@ -8,14 +8,14 @@ import {
 import { html, nothing, type TemplateResult } from 'lit'
 import { CheckoutController } from '../../controllers/checkout.controller.js'
 import type { ButtonStrings } from '../../i18n/button.js'
-import { type Catalog, en } from '../../i18n/en.js'
+import type { Catalog } from '../../i18n/en.js'
 import { format, formatMoney } from '../../i18n/localize.js'
 import type { PaySessionCheckout } from './checkout.component.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
 
 // The code only the dialog needs: core's checkout (wagmi, viem, query-core), the step views,
-// their styles and the English strings (other languages load with the first file).
-export { CheckoutController, dialogStyles, en }
+// and their styles (every language's words load with the first file).
+export { CheckoutController, dialogStyles }
 
 type T = Catalog & ButtonStrings
 

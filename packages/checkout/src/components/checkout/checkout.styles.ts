@@ -81,20 +81,20 @@ export const styles = css`
     min-width: 12em;
     padding: 0.75em 1.5em;
   }
-  [part~='button'][aria-busy='true'] {
+  [aria-busy='true'] {
     opacity: 0.7;
   }
-  /* A finished payment is a state, not a call to action. */
-  [part~='button'][data-ended] {
+  /* A finished payment is a state, not a call to action (only the pay button has these). */
+  [data-ended] {
     background: var(--_surface);
     color: var(--_muted);
     border-color: var(--_border);
     font-weight: 500;
   }
-  [part~='button'][data-ended='paid'] {
+  [data-ended='paid'] {
     color: var(--_success);
   }
-  [part~='button'][data-ended='paid']::before {
+  [data-ended='paid']::before {
     content: '✓ ';
   }
   dialog {
@@ -144,7 +144,6 @@ export const styles = css`
     margin: 0;
     font-size: 1.5em;
     font-weight: 700;
-    font-variant-numeric: tabular-nums;
   }
   [part~='close'] {
     align-self: start;
@@ -157,9 +156,5 @@ export const styles = css`
   }
   [part~='body'] {
     padding: 1em 1.25em 1.25em;
-  }
-  .loading {
-    text-align: center;
-    color: var(--_muted);
   }
 `
