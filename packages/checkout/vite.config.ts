@@ -22,7 +22,7 @@ const minifyLitCss = (): Plugin => ({
 })
 
 // The script-tag build: one ES module that defines the element and paints the button, with the
-// dialog (core, wagmi, viem, query-core) and the non-English catalogs as lazy chunks beside it.
+// dialog (core, wagmi, viem, query-core) and one chunk per language as lazy chunks beside it.
 export default defineConfig({
   plugins: [minifyLitCss()],
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
