@@ -5,7 +5,9 @@ const src = (pkg: string, entry: string) =>
   fileURLToPath(new URL(`./packages/${pkg}/src/${entry}`, import.meta.url))
 
 // Tests import workspace packages from source, so no build is needed to run them.
+// A subpath comes before its package: an alias key also matches as a prefix.
 export const workspaceAlias = {
+  '@paysession/server/relay': src('server', 'relay.ts'),
   '@paysession/sandbox': src('sandbox', 'index.ts'),
   '@paysession/core': src('core', 'exports/index.ts'),
   '@paysession/server': src('server', 'index.ts'),

@@ -11,6 +11,7 @@ export type Step =
   | 'chooseToken'
   | 'review'
   | 'confirmInWallet'
+  | 'waitingForWallet'
   | 'submitted'
   | 'confirming'
   | 'waitingForService'

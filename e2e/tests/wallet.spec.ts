@@ -2,6 +2,7 @@
 import { expect, test } from '@playwright/test'
 import {
   balanceOf,
+  chain,
   createOrder,
   customers,
   expectPaidOnce,
@@ -9,6 +10,7 @@ import {
   expectWebhooks,
   getSession,
   parking,
+  payWithCli,
   sendToken,
   setEthBalance,
   transfersTo,
@@ -163,6 +165,41 @@ test.describe('zero gas balance', () => {
     }
   })
 
+  test('gasless: no ETH at all, the customer signs and the shop’s relay pays the gas', async ({
+    page,
+  }, testInfo) => {
+    const customer = customers[4]
+    await setEthBalance(customer, 0n)
+    try {
+      const order = await createOrder('notebook')
+      const { errors } = await openCheckout(page, order.path, 4)
+      const sends = countSends(page)
+      await connect(page)
+      await expect(
+        dialog(page).getByText('Your wallet has no ETH to pay the network fee.'),
+      ).toBeVisible()
+      await chooseToken(page, 'USDC')
+      const gasless = dialog(page).getByRole('button', { name: 'Pay without network fees' })
+      await expect(gasless).toBeVisible()
+      await expect(dialog(page).getByText('the shop pays the network fee')).toBeVisible()
+      await state(page, testInfo, '1-gasless-offer')
+      await gasless.click()
+      await waitForStep(page, 'paid')
+      await expectPaidView(page)
+      await state(page, testInfo, '2-gasless-paid')
+      const session = await expectPaidOnce(order.id)
+      expect(session.userAddress?.toLowerCase()).toBe(customer.toLowerCase())
+      // The wallet signed and sent nothing: the relay's transaction paid, the customer has no ETH.
+      expect(sends).toHaveLength(0)
+      expect(await chain.getBalance({ address: customer })).toBe(0n)
+      const { events } = await recorded(page)
+      expect(events.filter((e) => e.type === 'paysession-funding-sent')).toHaveLength(1)
+      expect(errors).toEqual([])
+    } finally {
+      await setEthBalance(customer, 10n ** 22n)
+    }
+  })
+
   test('then gas arrives: the customer can pay right away', async ({ page }, testInfo) => {
     const customer = customers[4]
     await setEthBalance(customer, 0n)
@@ -207,4 +244,14 @@ test('wallet on the wrong chain: switched, then paid', async ({ page }, testInfo
   expect(await walletChainId(page)).toBe('0x7a69')
   await expectPaidOnce(order.id)
   expect(sends).toHaveLength(1)
+})
+
+test('gasless from a terminal: `sandbox pay --gasless` funds a session through the relayer', async () => {
+  const order = await createOrder('mug')
+  const out = await payWithCli(order.id, '--gasless', '--customer', '2')
+  expect(out).toMatch(/by an authorization the relayer 0x[0-9a-fA-F]{40} submitted/)
+  const session = await expectPaidOnce(order.id)
+  expect(session.userAddress?.toLowerCase()).toBe(customers[2].toLowerCase())
+  const receipt = await chain.getTransactionReceipt({ hash: session.fundingTransactionHash! })
+  expect(receipt.from.toLowerCase()).not.toBe(customers[2].toLowerCase())
 })

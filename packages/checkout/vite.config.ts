@@ -23,8 +23,23 @@ const minifyLitCss = (): Plugin => ({
 
 // The script-tag build: one ES module that defines the element and paints the button, with the
 // dialog (core, wagmi, viem, query-core) and one chunk per language as lazy chunks beside it.
+// viem loads secp256k1 with a dynamic import inside recoverPublicKey, which only the EIP-5792
+// chunk's sendCalls graph reaches (and never runs: the wallet signs). A dynamic chunk inside a
+// dynamic chunk makes rolldown split the shared code out of the first file and the dialog into
+// extra common chunks, so the import is made static: it stays in the lazy sendWithCalls chunk.
+const staticSecp256k1: Plugin = {
+  name: 'paysession:static-secp256k1',
+  transform(code, id) {
+    if (!/viem[\\/]_esm[\\/]utils[\\/]signature[\\/]recoverPublicKey\.js$/.test(id)) return
+    const dynamic = "const { secp256k1 } = await import('@noble/curves/secp256k1');"
+    if (!code.includes(dynamic))
+      throw new Error('viem changed recoverPublicKey: revisit this plugin')
+    return `import { secp256k1 } from '@noble/curves/secp256k1';\n${code.replace(dynamic, '')}`
+  },
+}
+
 export default defineConfig({
-  plugins: [minifyLitCss()],
+  plugins: [staticSecp256k1, minifyLitCss()],
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {

@@ -4,8 +4,15 @@
 // Approve click (Reject answers EIP-1193 error 4001), and the page talks to it only through
 // `request` and events. Signing happens in anvil, which holds the dev accounts' keys.
 //
+// Besides the test customers' plain accounts it can act as two smart-contract accounts the sandbox
+// deploys (packages/sandbox/contracts/TestSmartAccount.sol): a smart account that speaks EIP-5792
+// (`wallet_sendCalls`: the owner, customer 0, signs each call and a bundler submits it) and a
+// Safe-like account whose `eth_sendTransaction` answers with a proposal id, not a transaction:
+// the transfer runs only once its second owner approves ("Approve as second owner").
+//
 // Test hooks: `?wallet=autoapprove` or `?wallet=autoreject` on the page URL, or
-// `window.__sandboxWallet` (setMode, approve, reject, pending, selectAccount, switchChain, ...).
+// `window.__sandboxWallet` (setMode, approve, reject, pending, selectAccount, switchChain,
+// approveSafe, ...). `selectAccount('smart')` and `selectAccount('safe')` pick the contract accounts.
 ;(() => {
   const script = document.currentScript
   const config = JSON.parse(script?.dataset.config ?? '{}')
@@ -29,20 +36,35 @@
     }
   })()
   const localChainId = `0x${Number(config.chainId).toString(16)}`
+  // The contract accounts, when the sandbox deployed them: kind 'smart' or 'safe'.
+  const contracts = [
+    config.smartAccount && { kind: 'smart', ...config.smartAccount, label: 'Smart account' },
+    config.safe && { kind: 'safe', ...config.safe, label: 'Safe (2 owners)' },
+  ].filter(Boolean)
+  const allAccounts = [...config.accounts, ...contracts.map((c) => c.address)]
   const state = {
     accounts: config.accounts,
-    account: config.accounts.includes(saved.account) ? saved.account : config.accounts[0],
+    account: allAccounts.includes(saved.account) ? saved.account : config.accounts[0],
     connected: saved.connected === true,
     chainId: localChainId,
     chains: { [localChainId]: { rpcUrl: config.rpcUrl, name: 'Local (sandbox)' } },
     mode: new URLSearchParams(location.search).get('wallet') ?? 'ask',
     pending: [],
+    /** EIP-5792 call bundles sent by the smart account: id → transaction hashes. */
+    bundles: new Map(),
+    /** Safe proposals waiting for the second owner: ids (kept across reloads, as a Safe does). */
+    proposals: Array.isArray(saved.proposals) ? saved.proposals : [],
   }
+  const contract = () => contracts.find((c) => c.address === state.account)
   if (!['ask', 'autoapprove', 'autoreject'].includes(state.mode)) state.mode = 'ask'
   const save = () =>
     localStorage.setItem(
       storageKey,
-      JSON.stringify({ account: state.account, connected: state.connected }),
+      JSON.stringify({
+        account: state.account,
+        connected: state.connected,
+        proposals: state.proposals,
+      }),
     )
 
   // ---- EIP-1193 plumbing ----------------------------------------------------------------
@@ -163,16 +185,64 @@
         if (tx.from && tx.from.toLowerCase() !== state.account.toLowerCase()) throw unauthorized()
         tx.from = state.account
         await ask({ kind: 'send', title: 'Confirm transaction', rows: describeTransaction(tx) })
+        const account = contract()
+        if (account?.kind === 'safe') return propose(account, tx)
+        if (account?.kind === 'smart') return execute(account, tx)
         return rpc('eth_sendTransaction', [tx])
+      }
+      case 'wallet_getCapabilities': {
+        // Only the smart account speaks EIP-5792; the others answer like a wallet that does not.
+        if (contract()?.kind !== 'smart')
+          throw new ProviderRpcError(
+            4200,
+            'The Sandbox Wallet does not support wallet_getCapabilities.',
+          )
+        return { [state.chainId]: { atomic: { status: 'supported' } } }
+      }
+      case 'wallet_sendCalls': {
+        const account = contract()
+        if (!state.connected) throw unauthorized()
+        if (account?.kind !== 'smart')
+          throw new ProviderRpcError(4200, 'The Sandbox Wallet does not support wallet_sendCalls.')
+        const calls = params[0]?.calls ?? []
+        if (calls.length !== 1) throw new ProviderRpcError(5720, 'One call at a time, please.')
+        const tx = { ...calls[0], from: account.address }
+        await ask({ kind: 'send', title: 'Confirm transaction', rows: describeTransaction(tx) })
+        const id = `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, '0')).join('')}`
+        state.bundles.set(id, [await execute(account, tx)])
+        return { id }
+      }
+      case 'wallet_getCallsStatus': {
+        const id = params[0]
+        const hashes = state.bundles.get(id)
+        if (!hashes) throw new ProviderRpcError(5730, 'Unknown bundle id.')
+        const receipts = await Promise.all(hashes.map((h) => rpc('eth_getTransactionReceipt', [h])))
+        const done = receipts.every(Boolean)
+        return {
+          version: '2.0.0',
+          id,
+          chainId: state.chainId,
+          status: done ? (receipts.every((r) => r.status === '0x1') ? 200 : 500) : 100,
+          atomic: true,
+          ...(done ? { receipts } : {}),
+        }
       }
       default:
         if (signing.has(method)) {
           if (!state.connected) throw unauthorized()
+          const account = contract()
+          if (account?.kind === 'safe')
+            throw new ProviderRpcError(4200, 'This Safe signs nothing off chain.')
           await ask({
             kind: 'sign',
             title: 'Signature request',
             rows: describeSignature(method, params),
           })
+          // The smart account signs with its owner's key (ERC-1271: isValidSignature checks it).
+          if (account?.kind === 'smart') {
+            const owner = account.owner
+            return rpc(method, method === 'personal_sign' ? [params[0], owner] : [owner, params[1]])
+          }
           return rpc(method, params)
         }
         if (method.startsWith('wallet_') || !readPrefixes.some((p) => method.startsWith(p))) {
@@ -180,6 +250,102 @@
         }
         return rpc(method, params)
     }
+  }
+
+  // ---- The contract accounts: a little ABI encoding by hand (no libraries in this file) -----
+
+  const strip = (hex) =>
+    String(hex ?? '0x')
+      .replace(/^0x/, '')
+      .toLowerCase()
+  const word = (hex) => strip(hex).padStart(64, '0')
+  const uint = (value) => word(BigInt(value ?? 0).toString(16))
+  /** Calldata for `selector(args)`; args: ['address'|'uint'|'bytes32'|'bytes', value]. */
+  function encode(selector, args) {
+    let head = ''
+    let tail = ''
+    for (const [type, value] of args) {
+      if (type === 'bytes') {
+        head += uint((args.length * 32 + tail.length / 2).toString())
+        const data = strip(value)
+        tail += uint(data.length / 2) + data.padEnd(Math.ceil(data.length / 64) * 64, '0')
+      } else head += type === 'uint' ? uint(value) : word(value)
+    }
+    return `${selector}${head}${tail}`
+  }
+  async function mined(hash) {
+    for (let i = 0; i < 100; i++) {
+      const receipt = await rpc('eth_getTransactionReceipt', [hash])
+      if (receipt) return receipt
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new ProviderRpcError(-32000, `transaction ${hash} not mined`)
+  }
+
+  /** The owner signs the call (EIP-191 over the account's callHash); the bundler submits it. */
+  async function execute(account, tx) {
+    const nonce = await rpc('eth_call', [{ to: account.address, data: '0xaffed0e0' }, 'latest'])
+    const call = [
+      ['address', tx.to],
+      ['uint', tx.value ?? 0],
+      ['bytes', tx.data ?? '0x'],
+    ]
+    const hash = await rpc('eth_call', [
+      { to: account.address, data: encode('0x13d99e37', [...call, ['uint', BigInt(nonce)]]) },
+      'latest',
+    ])
+    const signature = await rpc('eth_sign', [account.owner, hash])
+    return rpc('eth_sendTransaction', [
+      {
+        from: account.bundler,
+        to: account.address,
+        data: encode('0xda0980c7', [...call, ['bytes', signature]]),
+      },
+    ])
+  }
+
+  /** First owner proposes; the answer is the proposal id, as a Safe answers with a safeTxHash. */
+  async function propose(account, tx) {
+    const hash = await rpc('eth_sendTransaction', [
+      {
+        from: account.owners[0],
+        to: account.address,
+        data: encode('0x9d481848', [
+          ['address', tx.to],
+          ['bytes', tx.data ?? '0x'],
+        ]),
+      },
+    ])
+    const receipt = await mined(hash)
+    const log = receipt.logs.find(
+      (l) => l.topics[0] === '0xfc1ef47bd0dd98d8d02efcbe562abc08a72be41c0f6cbe51dde14258c3303340',
+    )
+    state.proposals.push(log.topics[1])
+    save()
+    render()
+    return log.topics[1]
+  }
+
+  /** The second owner approves every waiting proposal: each runs in its own transaction. */
+  async function approveSafe() {
+    const account = contracts.find((c) => c.kind === 'safe')
+    const ids = state.proposals.splice(0)
+    save()
+    render()
+    const hashes = []
+    for (const id of ids)
+      hashes.push(
+        await mined(
+          await rpc('eth_sendTransaction', [
+            {
+              from: account.owners[1],
+              to: account.address,
+              data: encode('0xa53a1adf', [['bytes32', id]]),
+            },
+          ]),
+        ).then((r) => r.transactionHash),
+      )
+    return hashes
   }
 
   const provider = {
@@ -203,7 +369,10 @@
     render()
   }
   function selectAccount(index) {
-    const account = state.accounts[index]
+    const account =
+      typeof index === 'string'
+        ? contracts.find((c) => c.kind === index)?.address
+        : allAccounts[index]
     if (!account || account === state.account) return
     state.account = account
     save()
@@ -339,6 +508,7 @@
     <span class="dot" title="Not connected"></span>
     <select aria-label="Test customer"></select>
     <button class="link" type="button" hidden>Disconnect</button>
+    <button class="link safe" type="button" hidden>Approve as second owner</button>
   </div>
   <dialog aria-labelledby="sw-title">
     <header><img alt="" src="${info.icon}"><div><h2 id="sw-title"></h2><small>Sandbox Wallet · test customer</small></div></header>
@@ -358,9 +528,13 @@
   const $ = (selector) => root.querySelector(selector)
   const select = $('select')
   const dialog = $('dialog')
-  select.innerHTML = state.accounts
-    .map((a, i) => `<option value="${i}">Customer ${i} · ${short(a)}</option>`)
+  select.innerHTML = allAccounts
+    .map((a, i) => {
+      const label = contracts.find((c) => c.address === a)?.label ?? `Customer ${i}`
+      return `<option value="${i}">${label} · ${short(a)}</option>`
+    })
     .join('')
+  $('.badge .safe').addEventListener('click', () => void approveSafe())
   select.addEventListener('change', () => selectAccount(Number(select.value)))
   $('.badge .link').addEventListener('click', disconnect)
   $('.approve').addEventListener('click', () => state.pending[0]?.approve())
@@ -372,7 +546,10 @@
   })
 
   function render() {
-    select.value = String(state.accounts.indexOf(state.account))
+    select.value = String(allAccounts.indexOf(state.account))
+    const waiting = $('.badge .safe')
+    waiting.hidden = state.proposals.length === 0
+    waiting.textContent = `Approve as second owner (${state.proposals.length})`
     const dot = $('.dot')
     dot.classList.toggle('on', state.connected)
     dot.title = state.connected ? 'Connected to this site' : 'Not connected'
@@ -460,6 +637,10 @@
     reject: () => state.pending[0]?.reject(),
     selectAccount,
     disconnect,
+    /** The Safe's proposals waiting for the second owner. */
+    proposals: () => [...state.proposals],
+    /** Approves them as the Safe's second owner; resolves with the executing transactions. */
+    approveSafe,
     /** Switches as if the user did it in the wallet (emits chainChanged); e.g. '0x1' to test a wrong network. */
     switchChain(chainId) {
       const id = String(chainId).toLowerCase()

@@ -7,6 +7,8 @@ type Checkout = {
   paymentSessionId: string
   sessionToken: string
   apiBase: string
+  /** The merchant's gasless relay, when mounted. */
+  relayUrl?: string
   /** Sandbox only: the local chain's RPC. */
   chain?: { id: number; rpcUrl: string }
   product: { name: string; description: string; image: string }
@@ -68,6 +70,7 @@ function renderCheckout(c: Checkout) {
   widget.setAttribute('session-id', c.paymentSessionId)
   widget.setAttribute('session-token', c.sessionToken)
   widget.setAttribute('api-base', c.apiBase)
+  if (c.relayUrl) widget.setAttribute('relay-url', c.relayUrl)
   if (c.chain) widget.rpcUrls = { [c.chain.id]: c.chain.rpcUrl }
   // The widget shows its own success step; the SPA moves on a moment later.
   widget.addEventListener('paysession-paid', () => setTimeout(() => renderPaid(c), 1500))

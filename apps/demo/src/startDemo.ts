@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Sandbox, type SandboxOptions, startSandbox } from '@paysession/sandbox'
 import { createPaySessionClient } from '@paysession/server'
+import { createRelayHandler } from '@paysession/server/relay'
 import { createBalanceReader } from './server/balances.js'
 import { createDemoServer } from './server/createDemoServer.js'
 import { createOrderStore } from './server/orders.js'
@@ -52,12 +53,26 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       webhooks,
       balances: createBalanceReader(sandbox.rpcUrl, tokens),
       apiBase: sandbox.apiUrl,
+      // The merchant's relayer for gasless payments: the sandbox's funded relayer account.
+      relay: createRelayHandler({
+        client,
+        relayer: sandbox.relayer.privateKey,
+        networks: {
+          [sandbox.network]: {
+            chainId: sandbox.chainId,
+            rpcUrl: sandbox.rpcUrl,
+            tokens: { USDC: sandbox.tokens.USDC.address, EURC: sandbox.tokens.EURC.address },
+          },
+        },
+      }),
       treasury: sandbox.treasury,
       wallet: {
         rpcUrl: sandbox.rpcUrl,
         chainId: sandbox.chainId,
         accounts: sandbox.customers.map((c) => c.address),
         tokens,
+        smartAccount: sandbox.accounts.smartAccount,
+        safe: sandbox.accounts.safe,
       },
       webhookUrl: () => webhookUrl,
       paths: {

@@ -107,7 +107,7 @@ for (const variant of variants) {
     await openPage(noWallet, await createSession('24.50', 'USD'), { merchant, wallet: false })
     await payButton(noWallet).click()
     await waitForStep(noWallet, 'chooseWallet')
-    await check(noWallet, variant, 'no-wallet', '$24.50')
+    await check(noWallet, variant, 'no-wallet-found', '$24.50')
 
     // The element cannot reach the chain: nothing was attempted, so nothing "failed".
     const offline = await page.context().newPage()

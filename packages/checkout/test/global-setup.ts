@@ -80,6 +80,7 @@ export default async function globalSetup() {
   process.env.SANDBOX_API_KEY = sandbox.apiKey
   process.env.SANDBOX_RPC_URL = sandbox.rpcUrl
   process.env.SANDBOX_CUSTOMER = sandbox.customers[0]!.address
+  process.env.SANDBOX_ACCOUNTS = JSON.stringify(sandbox.accounts)
   process.env.STRICT_API_URL = strict.apiUrl
   process.env.STRICT_RPC_URL = strict.rpcUrl
   return async () => {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { qrPath } from '../src/qr/eip681.js'
+import { qrPath } from '../src/qr/qrPath.js'
 import {
   advanceClock,
   capture,

@@ -8,6 +8,11 @@ export const env = {
   apiKey: process.env.SANDBOX_API_KEY!,
   rpc: process.env.SANDBOX_RPC_URL!,
   customer: process.env.SANDBOX_CUSTOMER!,
+  /** The sandbox's test smart account and Safe-like account (packages/sandbox/contracts). */
+  accounts: JSON.parse(process.env.SANDBOX_ACCOUNTS ?? '{}') as {
+    smartAccount: { address: string; owner: string; bundler: string }
+    safe: { address: string; owners: [string, string] }
+  },
   /** The strict-profile sandbox: only what the spec promises (same API key and customers). */
   strictApi: process.env.STRICT_API_URL!,
   strictRpc: process.env.STRICT_RPC_URL!,
@@ -77,6 +82,8 @@ export async function openPage(
     logo?: string
     /** The element's RPC URL (the wallet keeps the service's). */
     rpc?: string
+    /** The wallet acts as the sandbox's smart account (EIP-5792) or its Safe-like account. */
+    account?: 'smart' | 'safe'
     /** Another service: its API base and chain RPC. */
     service?: { api: string; rpc: string }
   } = {},
@@ -89,7 +96,12 @@ export async function openPage(
       errors.push(message.text())
   })
   if (options.wallet !== false)
-    await page.addInitScript(installWallet, { rpcUrl: service.rpc, account: env.customer })
+    await page.addInitScript(installWallet, {
+      rpcUrl: service.rpc,
+      account: env.customer,
+      ...(options.account === 'smart' ? { smartAccount: env.accounts.smartAccount } : {}),
+      ...(options.account === 'safe' ? { safe: env.accounts.safe } : {}),
+    })
   const query = new URLSearchParams({
     'session-id': session.paymentSessionId,
     'session-token': options.token ?? session.paymentSessionToken,

@@ -60,6 +60,21 @@ describe('registry', () => {
     )
   })
 
+  test('EIP-3009 is known per network and token: Circle USDC/EURC yes, USDT and DAI no', () => {
+    const gasless = (network: string) =>
+      getNetwork(registry, network)
+        .tokens.filter((t) => t.eip3009)
+        .map((t) => t.symbol)
+    expect(gasless('ETHEREUM')).toEqual(['USDC', 'EURC', 'PYUSD'])
+    expect(gasless('BASE')).toEqual(['USDC', 'EURC'])
+    expect(gasless('ARBITRUM')).toEqual(['USDC'])
+    expect(gasless('POLYGON')).toEqual(['USDC'])
+    expect(gasless('LOCAL')).toEqual(['USDC', 'EURC'])
+    for (const network of pinnedNetworks)
+      for (const token of network.tokens)
+        if (['USDT', 'DAI', 'USDS'].includes(token.symbol)) expect(token.eip3009).toBeFalsy()
+  })
+
   test('uncertain entries are left out: OPTIMISM USDT, SEPOLIA PYUSD', () => {
     expect(() => getStablecoin(getNetwork(registry, 'OPTIMISM'), 'USDT')).toThrow(PaySessionError)
     expect(() => getStablecoin(getNetwork(registry, 'SEPOLIA'), 'PYUSD')).toThrow(PaySessionError)

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import type { Address, Hex } from 'viem'
 import { toUnits } from './amounts.js'
+import { transferWithAuthorization } from './chain/authorization.js'
 import { CUSTOMER_KEYS, transferToken } from './chain/pay.js'
 import { tokenBySymbol } from './chain/tokens.js'
 import { DEFAULT_API_KEY, isProfile, startSandbox } from './index.js'
@@ -8,8 +9,10 @@ import { DEFAULT_API_KEY, isProfile, startSandbox } from './index.js'
 const USAGE = `paysession-sandbox: a local Payment Session Service on a local anvil chain
 
   paysession-sandbox [start] [options]     start anvil + the API (Ctrl-C stops both)
-  paysession-sandbox pay <sessionId> [--token SYMBOL] [--amount A] [--customer N]
-                                           pay a session from test customer N (default 0)
+  paysession-sandbox pay <sessionId> [--token SYMBOL] [--amount A] [--customer N] [--gasless]
+                                           pay a session from test customer N (default 0);
+                                           --gasless: the customer signs an EIP-3009 authorization
+                                           (USDC, EURC) and the sandbox's relayer submits it
 
 Options (each also as an environment variable):
   --port N              PAYSESSION_PORT            API port (default 4010)
@@ -38,6 +41,7 @@ const { values, positionals } = parseArgs({
     token: { type: 'string' },
     amount: { type: 'string' },
     customer: { type: 'string' },
+    gasless: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 })
@@ -129,16 +133,26 @@ if (values.help) {
     if (value === null || value <= 0n) throw new Error(`invalid amount ${amount}`)
     const key = CUSTOMER_KEYS[Number(values.customer ?? 0)]
     if (!key) throw new Error(`no test customer ${values.customer}`)
-    const hash = await transferToken({
-      rpcUrl: info.rpcUrl,
-      privateKey: key as Hex,
-      token: token.address,
-      to: session.oneTimeWalletAddress as Address,
-      value,
-    })
-    console.log(
-      `sent ${amount} ${token.symbol} to ${session.oneTimeWalletAddress}\ntransaction ${hash}`,
-    )
+    const to = session.oneTimeWalletAddress as Address
+    if (values.gasless && !token.eip3009)
+      throw new Error(`${token.symbol} has no EIP-3009 authorizations: pay without --gasless`)
+    const hash = values.gasless
+      ? await transferWithAuthorization({
+          rpcUrl: info.rpcUrl,
+          customerKey: key,
+          token: token.address,
+          to,
+          value,
+        })
+      : await transferToken({
+          rpcUrl: info.rpcUrl,
+          privateKey: key as Hex,
+          token: token.address,
+          to,
+          value,
+        })
+    const how = values.gasless ? ` by an authorization the relayer ${info.relayer} submitted` : ''
+    console.log(`sent ${amount} ${token.symbol} to ${to}${how}\ntransaction ${hash}`)
   } catch (e) {
     console.error(`pay failed: ${e instanceof Error ? e.message : e}`)
     process.exit(1)

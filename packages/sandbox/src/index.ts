@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { type Address, getAddress, type Hex } from 'viem'
-import { HDKey, hdKeyToAccount } from 'viem/accounts'
+import { type Address, getAddress, type Hex, parseEther } from 'viem'
+import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { toUnits } from './amounts.js'
+import { deployTestAccounts, type TestAccounts } from './chain/accounts.js'
 import { startAnvil } from './chain/anvil.js'
+import { RELAYER_KEY, transferWithAuthorization } from './chain/authorization.js'
 import { createChainClients } from './chain/clients.js'
 import { deployTokens } from './chain/deploy.js'
 import { customers as testCustomers, transferToken } from './chain/pay.js'
@@ -20,6 +22,19 @@ import { expireDue, TOKEN_DECIMALS } from './service/sessions.js'
 import { createWebhookWorker } from './service/webhooks.js'
 
 export { fromUnits, toUnits } from './amounts.js'
+export {
+  BUNDLER,
+  deployTestAccounts,
+  safeAbi,
+  smartAccountAbi,
+  type TestAccounts,
+} from './chain/accounts.js'
+export {
+  eip3009Abi,
+  RELAYER_KEY,
+  transferWithAuthorization,
+  transferWithAuthorizationTypes,
+} from './chain/authorization.js'
 export {
   CURRENCIES,
   erc20Abi,
@@ -77,12 +92,22 @@ export interface Sandbox {
   network: string
   tokens: Record<'USDC' | 'USDT' | 'EURC', { symbol: string; address: Address; decimals: number }>
   customers: { address: Address; privateKey: Hex }[]
+  /** An account with ETH that submits customers' EIP-3009 authorizations (`pay --gasless`). */
+  relayer: { address: Address; privateKey: Hex }
+  /** Test smart-contract accounts holding test tokens: a smart account and a Safe-like one. */
+  accounts: TestAccounts
   treasury: Address
   webhookSecret: string
   dataDir: string | undefined
   clock: Clock
-  /** Pays a session from a test customer with a real transfer; defaults: its token, its amount, customer 0. */
-  pay(sessionId: string, options?: { token?: string; amount?: string; from?: Hex }): Promise<Hex>
+  /**
+   * Pays a session from a test customer with a real transfer; defaults: its token, its amount,
+   * customer 0. `gasless`: the customer signs an EIP-3009 authorization and the relayer submits it.
+   */
+  pay(
+    sessionId: string,
+    options?: { token?: string; amount?: string; from?: Hex; gasless?: boolean },
+  ): Promise<Hex>
   /** Changes where status updates go (the spec leaves registration open). */
   setWebhookUrl(url: string | undefined): void
   stop(): Promise<void>
@@ -103,10 +128,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   try {
     const chain = createChainClients(anvil.rpcUrl)
     const customers = testCustomers()
-    await deployTokens(
+    const tokensDeployed = await deployTokens(
       chain,
       customers.map((c) => c.address),
     )
+    if (!tokensDeployed.eip3009)
+      log(
+        'the saved chain state has test tokens without EIP-3009 (made by an older sandbox): gasless payments need a fresh data folder',
+      )
+    const relayer = { address: privateKeyToAccount(RELAYER_KEY).address, privateKey: RELAYER_KEY }
+    await chain.testClient.setBalance({ address: relayer.address, value: parseEther('1000') })
+    const accounts = await deployTestAccounts(chain, [customers[0]!.address, customers[1]!.address])
     const seed =
       options.seed ??
       (db.meta.get('seed') as Hex | undefined) ??
@@ -162,6 +194,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         treasury,
         tokens,
         customers: customers.map((c) => c.address),
+        relayer: relayer.address,
+        smartAccount: accounts.smartAccount,
+        safe: accounts.safe,
         now: new Date(ctx.clock.now()).toISOString(),
       }),
     }
@@ -210,6 +245,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       network: LOCAL_NETWORK,
       tokens,
       customers,
+      relayer,
+      accounts,
       treasury,
       webhookSecret,
       dataDir: options.dataDir,
@@ -221,11 +258,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (!token) throw new Error(`unknown token ${payOptions.token}`)
         const value = toUnits(payOptions.amount ?? s.amount, TOKEN_DECIMALS)
         if (value === null) throw new Error(`invalid amount ${payOptions.amount}`)
-        return transferToken({
+        const privateKey = payOptions.from ?? customers[0]!.privateKey
+        const to = getAddress(s.otw_address)
+        if (!payOptions.gasless)
+          return transferToken({
+            rpcUrl: anvil.rpcUrl,
+            privateKey,
+            token: token.address,
+            to,
+            value,
+          })
+        if (!token.eip3009) throw new Error(`${token.symbol} has no EIP-3009 authorizations`)
+        return transferWithAuthorization({
           rpcUrl: anvil.rpcUrl,
-          privateKey: payOptions.from ?? customers[0]!.privateKey,
+          customerKey: privateKey,
           token: token.address,
-          to: getAddress(s.otw_address),
+          to,
           value,
         })
       },

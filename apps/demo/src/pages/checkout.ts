@@ -10,6 +10,10 @@ export type WalletConfig = {
   chainId: number
   accounts: string[]
   tokens: { symbol: string; address: string; decimals: number }[]
+  /** The sandbox's test smart account (EIP-5792, bundler-submitted), for the wallet's "smart account" mode. */
+  smartAccount?: { address: string; owner: string; bundler: string }
+  /** The sandbox's Safe-like account (two owners), for the wallet's "Safe" mode. */
+  safe?: { address: string; owners: string[] }
 }
 
 /** The sandbox wallet's tag; a classic script so it announces itself before any module runs. */
@@ -21,6 +25,8 @@ export type CheckoutPageOptions = {
   order: Order
   product: Product
   apiBase: string
+  /** The merchant's gasless relay, when mounted. */
+  relayUrl?: string | undefined
   wallet: WalletConfig
   /** The script-tag build is there (packages/checkout/dist/cdn). */
   cdnAvailable: boolean
@@ -51,7 +57,7 @@ export function checkoutPage(options: CheckoutPageOptions): string {
 <paysession-checkout
   session-id="${order.paymentSessionId}"
   session-token="<the token your server got at creation>"
-  api-base="${options.apiBase}">
+  api-base="${options.apiBase}"${options.relayUrl ? `\n  relay-url="${options.relayUrl}"` : ''}>
 </paysession-checkout>
 
 <!-- Sandbox only: the local chain's RPC, when anvil is not on 127.0.0.1:8545 -->
@@ -81,6 +87,7 @@ ${
         session-id="${order.paymentSessionId}"
         session-token="${order.sessionToken}"
         api-base="${options.apiBase}"
+        relay-url="${options.relayUrl ?? ''}"
         data-rpc-url="${options.wallet.rpcUrl}"
         data-chain-id="${options.wallet.chainId}"></paysession-checkout>
       ${

@@ -35,6 +35,11 @@ export type DemoServerOptions = {
   apiBase: string
   wallet: WalletConfig
   treasury: string
+  /**
+   * The gasless relay (`createRelayHandler`), mounted at /relay: the merchant's relayer submits
+   * customers' EIP-3009 authorizations and pays their gas. Without it the widget offers none.
+   */
+  relay?: ((request: Request) => Promise<Response>) | undefined
   /** Where the sandbox posts status updates (shown in the console). */
   webhookUrl: () => string
   paths: {
@@ -73,6 +78,8 @@ function message(error: unknown): string {
 export function createDemoServer(options: DemoServerOptions): Server {
   const { client, orders } = options
   const onWebhook = toNodeListener(options.webhooks.handler)
+  const onRelay = options.relay && toNodeListener(options.relay)
+  const relayUrl = onRelay ? '/relay' : undefined
 
   const notFound = (res: ServerResponse, what = 'Page not found') =>
     send(
@@ -202,6 +209,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
     const method = req.method ?? 'GET'
 
     if (pathname === '/webhooks') return onWebhook(req, res)
+    if (pathname === '/relay' && onRelay) return onRelay(req, res)
     if (method === 'POST' && pathname === '/checkout') return createCheckout(req, res)
     const captureMatch = /^\/console\/sessions\/([^/]+)\/captures$/.exec(pathname)
     if (method === 'POST' && captureMatch)
@@ -262,6 +270,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
           order,
           product,
           apiBase: options.apiBase,
+          relayUrl,
           wallet: options.wallet,
           cdnAvailable: existsSync(join(options.paths.cdn, 'paysession-checkout.js')),
           integrity: readIntegrity(options.paths.cdn),
@@ -277,6 +286,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
         paymentSessionId: order.paymentSessionId,
         sessionToken: order.sessionToken,
         apiBase: options.apiBase,
+        relayUrl,
         chain: { id: options.wallet.chainId, rpcUrl: options.wallet.rpcUrl },
         product: {
           name: product.name,

@@ -36,10 +36,12 @@ export class CheckoutController implements ReactiveController {
   pickingWallet = false
   /** UI-only: the stablecoin the manual step shows (the session's default until one is picked). */
   manualToken: string | undefined
-  /** The QR module, once the manual step has loaded it. */
-  qr: typeof import('../qr/eip681.js') | undefined
   /** UI-only: the error showing when the dialog closed, not shown again on reopening. */
   dismissed: PaySessionError | undefined
+  /** The manual payment's view, loaded when it is first shown. */
+  manual: typeof import('../components/checkout/checkout.manual.js') | undefined
+  /** The gasless button's code, loaded when the merchant set `relay-url`. */
+  gasless: typeof import('../gasless/gasless.js') | undefined
   private unsubscribe: (() => void) | undefined
   private paidFired = false
 
@@ -55,6 +57,19 @@ export class CheckoutController implements ReactiveController {
   hostDisconnected() {
     this.stop()
   }
+
+  /**
+   * The manual payment's and the no-wallet views (QR codes, wallet links): loaded on first use,
+   * then re-rendered. Returns them once loaded.
+   */
+  loadManual() {
+    this.manualLoading ??= import('../components/checkout/checkout.manual.js').then((manual) => {
+      this.manual = manual
+      this.host.requestUpdate()
+    })
+    return this.manual
+  }
+  private manualLoading: Promise<void> | undefined
 
   /** Starts over, for a new session id or token. */
   restart() {
@@ -81,7 +96,13 @@ export class CheckoutController implements ReactiveController {
       sessionId,
       sessionToken,
       locale: h.resolvedLocale,
+      relayUrl: h.relayUrl,
     })
+    if (h.relayUrl)
+      void import('../gasless/gasless.js').then((gasless) => {
+        this.gasless = gasless
+        h.requestUpdate()
+      })
     this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
     this.onState(this.checkout.getState())
   }
@@ -96,6 +117,7 @@ export class CheckoutController implements ReactiveController {
   private onState(next: CheckoutState) {
     const previous = this.state
     this.state = next
+
     const fire = (event: Event) => this.host.dispatchEvent(event)
     if (next.step !== previous?.step) {
       this.pickingWallet = false

@@ -39,6 +39,9 @@ export const catalog: Catalog = {
   transaction: 'Transaktion',
   waitingForService: 'Zahlung gesendet. Warten auf den Zahlungsdienst…',
   waitingForPayment: 'Warten auf die Zahlung…',
+  waitingForWallet: 'Warten, bis Ihre Wallet die Zahlung sendet…',
+  waitingForWalletHint:
+    'Eventuell sind weitere Freigaben nötig. Sie können den Checkout so lange schließen.',
   paidTitle: 'Zahlung erhalten',
   paidText: 'Sie haben {amount} bezahlt.',
   done: 'Fertig',

@@ -34,6 +34,8 @@ export const en = {
   transaction: 'Transaction',
   waitingForService: 'Payment sent. Waiting for the payment service…',
   waitingForPayment: 'Waiting for the payment…',
+  waitingForWallet: 'Waiting for your wallet to send the payment…',
+  waitingForWalletHint: 'It may need more approvals. You can close the checkout meanwhile.',
   paidTitle: 'Payment received',
   paidText: 'You paid {amount}.',
   done: 'Done',

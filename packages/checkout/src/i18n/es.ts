@@ -39,6 +39,8 @@ export const catalog: Catalog = {
   transaction: 'Transacción',
   waitingForService: 'Pago enviado. Esperando al servicio de pago…',
   waitingForPayment: 'Esperando el pago…',
+  waitingForWallet: 'Esperando a que tu billetera envíe el pago…',
+  waitingForWalletHint: 'Puede necesitar más aprobaciones. Mientras tanto, puedes cerrar el pago.',
   paidTitle: 'Pago recibido',
   paidText: 'Has pagado {amount}.',
   done: 'Listo',

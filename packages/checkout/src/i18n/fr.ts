@@ -39,6 +39,9 @@ export const catalog: Catalog = {
   transaction: 'Transaction',
   waitingForService: 'Paiement envoyé. En attente du service de paiement…',
   waitingForPayment: 'En attente du paiement…',
+  waitingForWallet: 'En attente de l’envoi du paiement par votre wallet…',
+  waitingForWalletHint:
+    'D’autres approbations peuvent être nécessaires. Vous pouvez fermer le paiement en attendant.',
   paidTitle: 'Paiement reçu',
   paidText: 'Vous avez payé {amount}.',
   done: 'Terminé',

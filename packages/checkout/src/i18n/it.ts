@@ -39,6 +39,9 @@ export const catalog: Catalog = {
   transaction: 'Transazione',
   waitingForService: 'Pagamento inviato. In attesa del servizio di pagamento…',
   waitingForPayment: 'In attesa del pagamento…',
+  waitingForWallet: 'In attesa che il tuo wallet invii il pagamento…',
+  waitingForWalletHint:
+    'Potrebbero servire altre approvazioni. Nel frattempo puoi chiudere il pagamento.',
   paidTitle: 'Pagamento ricevuto',
   paidText: 'Hai pagato {amount}.',
   done: 'Fatto',

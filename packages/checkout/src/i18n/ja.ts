@@ -39,6 +39,9 @@ export const catalog: Catalog = {
   transaction: '取引',
   waitingForService: '送金しました。決済サービスの確認を待っています…',
   waitingForPayment: 'お支払いを待っています…',
+  waitingForWallet: 'ウォレットからの送金を待っています…',
+  waitingForWalletHint:
+    '追加の承認が必要な場合があります。その間、お支払い画面を閉じても構いません。',
   paidTitle: 'お支払いが完了しました',
   paidText: '{amount}のお支払いを受け付けました。',
   done: '完了',

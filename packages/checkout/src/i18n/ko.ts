@@ -39,6 +39,8 @@ export const catalog: Catalog = {
   transaction: '거래',
   waitingForService: '송금했습니다. 결제 서비스의 확인을 기다리는 중…',
   waitingForPayment: '결제를 기다리는 중…',
+  waitingForWallet: '지갑에서 결제를 보내기를 기다리는 중…',
+  waitingForWalletHint: '추가 승인이 필요할 수 있습니다. 그동안 결제 화면을 닫아도 됩니다.',
   paidTitle: '결제 완료',
   paidText: '{amount} 결제가 완료되었습니다.',
   done: '완료',

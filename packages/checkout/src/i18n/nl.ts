@@ -39,6 +39,9 @@ export const catalog: Catalog = {
   transaction: 'Transactie',
   waitingForService: 'Betaling verzonden. Wachten op de betaaldienst…',
   waitingForPayment: 'Wachten op de betaling…',
+  waitingForWallet: 'Wachten tot je wallet de betaling verstuurt…',
+  waitingForWalletHint:
+    'Er zijn mogelijk meer goedkeuringen nodig. Je kunt de betaling intussen sluiten.',
   paidTitle: 'Betaling ontvangen',
   paidText: 'Je hebt {amount} betaald.',
   done: 'Klaar',

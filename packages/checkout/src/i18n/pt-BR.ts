@@ -39,6 +39,9 @@ export const catalog: Catalog = {
   transaction: 'Transação',
   waitingForService: 'Pagamento enviado. Aguardando o serviço de pagamento…',
   waitingForPayment: 'Aguardando o pagamento…',
+  waitingForWallet: 'Aguardando sua carteira enviar o pagamento…',
+  waitingForWalletHint:
+    'Talvez sejam necessárias mais aprovações. Enquanto isso, você pode fechar o pagamento.',
   paidTitle: 'Pagamento recebido',
   paidText: 'Você pagou {amount}.',
   done: 'Concluído',

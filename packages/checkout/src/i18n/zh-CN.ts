@@ -39,6 +39,8 @@ export const catalog: Catalog = {
   transaction: '交易',
   waitingForService: '付款已发送，正在等待支付服务确认…',
   waitingForPayment: '正在等待付款…',
+  waitingForWallet: '正在等待您的钱包发送付款…',
+  waitingForWalletHint: '可能还需要其他审批。在此期间，您可以先关闭支付页面。',
   paidTitle: '已收到付款',
   paidText: '您已支付 {amount}。',
   done: '完成',

@@ -31,7 +31,13 @@ export type PreviousPayment =
   | {
       kind: 'inFlight'
       /** Why a new payment is not allowed. */
-      reason: 'hashPending' | 'hashMined' | 'transferFound' | 'otwFunded' | 'prompting'
+      reason:
+        | 'hashPending'
+        | 'hashMined'
+        | 'transferFound'
+        | 'otwFunded'
+        | 'prompting'
+        | 'walletPending'
       hash?: Hex | undefined
       record?: PaymentRecord | undefined
     }
@@ -110,9 +116,18 @@ export async function checkPreviousPayment(
     })
   }
 
-  // 4. A wallet prompt that may still be open (another tab, or just before a reload). A record
-  // whose prompt ended in an error, with nothing on chain (steps 1 to 3), no longer blocks.
-  if (record && record.state !== 'ended' && Date.now() - record.createdAt < staleAfter) {
+  // 4. The wallet accepted the payment and will send it, maybe days later (a multisig).
+  if (record?.state === 'awaitingWallet')
+    return { kind: 'inFlight', reason: 'walletPending', record }
+
+  // 5. A wallet prompt that may still be open (another tab, or just before a reload). A record
+  // whose prompt ended in an error, with nothing on chain (steps 1 to 3), no longer blocks. A
+  // signed authorization blocks until it expires: a relay may still submit it.
+  if (
+    record &&
+    ((record.state !== 'ended' && Date.now() - record.createdAt < staleAfter) ||
+      Date.now() / 1e3 < +(record.validBefore ?? 0))
+  ) {
     return { kind: 'inFlight', reason: 'prompting', hash: record.hash, record }
   }
   if (record) clearPaymentRecord(config.storage, sessionId)

@@ -1,6 +1,13 @@
-import { getClient, getConnection, getConnectorClient, switchChain } from '@wagmi/core'
+import {
+  getCapabilities,
+  getClient,
+  getConnection,
+  getConnectorClient,
+  switchChain,
+} from '@wagmi/core'
 import {
   type Address,
+  type Client,
   getAddress,
   type Hex,
   isAddress,
@@ -9,12 +16,13 @@ import {
 } from 'viem'
 import type { PaymentSession } from '../api/session.js'
 import { decodeTransferLog, encodeTransfer } from '../chain/erc20.js'
-import { getBlockNumber, getTokenBalance, sendTransaction } from '../chain/rpc.js'
-import { waitForPaymentReceipt } from '../chain/waitForPaymentReceipt.js'
+import { getBlockNumber, getTokenBalance, getTransaction, sendTransaction } from '../chain/rpc.js'
+import { waitForPaymentReceipt, waitForTransfer } from '../chain/waitForPaymentReceipt.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { walletError } from '../errors/wallet.js'
 import { resolveSessionAssets } from '../registry/registry.js'
+import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
 import { parseAmount } from '../utils/amounts.js'
 import {
   clearPaymentRecord,
@@ -36,6 +44,12 @@ export type PayWithWalletParameters = {
   onReported?: ((response: ReportFundingReturnType) => void) | undefined
   /** Called right before the wallet prompt opens (the payment record is written). */
   onPrompt?: (() => void) | undefined
+  /**
+   * Called when the wallet accepted the payment but has not sent it (a multisig, a bundler): the
+   * payment then waits for the transfer on chain, however long, until `signal` aborts.
+   */
+  onAwaitingWallet?: (() => void) | undefined
+  signal?: AbortSignal | undefined
   confirmations?: number | undefined
 }
 export type PayWithWalletReturnType = {
@@ -58,8 +72,85 @@ export async function payWithWallet(
   config: PaySessionConfig,
   parameters: PayWithWalletParameters,
 ): Promise<PayWithWalletReturnType> {
-  const { session, sessionToken } = parameters
-  const sessionId = session.paymentSessionId
+  const payment = await preparePayment(config, parameters)
+  const { account, network, token, to, amount, client } = payment
+  const chainId = network.chainId
+  // EIP-5792: a wallet that reports capabilities on this chain gets the transfer as a call bundle.
+  const bundles = await getCapabilities(config.wagmiConfig, { account, chainId }).then(
+    (capabilities) => !!capabilities,
+    () => false,
+  )
+  let record = startPaymentRecord(config, parameters.session.paymentSessionId, payment)
+  parameters.onPrompt?.()
+
+  const call = { to: token.address, data: encodeTransfer(to, amount) }
+  let hash: Hex | undefined
+  try {
+    if (bundles)
+      hash = await (await import('./lazyActions.js')).sendWithCalls(config, {
+        account,
+        chainId,
+        call,
+      })
+    else {
+      // The wallet's client checks it is still connected with this account, on this chain.
+      const wallet = await getConnectorClient(config.wagmiConfig, { chainId, account })
+      hash = await sendTransaction(wallet, { from: account, ...call, chainId })
+    }
+  } catch (error) {
+    const mapped = walletError(error)
+    // Only when we know nothing was sent is the record cleared. Otherwise the wallet answered
+    // without a hash: no prompt is open any more, but the chain decides before another payment.
+    if (['USER_REJECTED', 'WRONG_NETWORK', 'WALLET_NOT_CONNECTED'].includes(mapped.code))
+      clearPaymentRecord(config.storage, record.sessionId)
+    else writePaymentRecord(config.storage, { ...record, state: 'ended' })
+    throw mapped
+  }
+  // A Safe's hash or a user-operation hash is not a transaction: never reported as the funding
+  // hash. The wallet will send later, maybe days later: wait for the transfer on chain.
+  const onChain = !!hash && (bundles || (await isOnChain(client, hash)))
+  if (!onChain) {
+    record = { ...record, state: 'awaitingWallet' }
+    writePaymentRecord(config.storage, record)
+    parameters.onAwaitingWallet?.()
+    hash = await waitForTransfer(client, {
+      payment: { token: token.address, from: account, to, fromBlock: payment.fromBlock },
+      pollingInterval: client.pollingInterval,
+      signal: parameters.signal,
+    })
+  }
+  return followPayment(config, parameters, payment, record, hash!, onChain && !bundles)
+}
+
+// A hash a node knows (pending or mined). A node behind the wallet's may need a moment.
+async function isOnChain(client: Client, hash: Hex) {
+  for (let look = 0; ; look++) {
+    if (await getTransaction(client, hash).then(Boolean, () => true)) return true
+    if (look === 2) return false
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+}
+
+/** What a payment pays, checked before any prompt opens: the wallet is on the right network. */
+export type PreparedPayment = {
+  network: NetworkInfo
+  token: StablecoinInfo
+  to: Address
+  amount: bigint
+  account: Address
+  client: Client
+  fromBlock: bigint
+}
+
+/**
+ * Checks first (session payable, token known, OTW address valid, right network, enough balance):
+ * shared by every way of paying.
+ */
+export async function preparePayment(
+  config: PaySessionConfig,
+  parameters: Pick<PayWithWalletParameters, 'session' | 'token'>,
+): Promise<PreparedPayment> {
+  const { session } = parameters
   const wagmi = config.wagmiConfig
 
   if (isPaidStatus(session.status)) throw new PaySessionError('ALREADY_PAID')
@@ -118,45 +209,55 @@ export async function payWithWallet(
     throw new PaySessionError('INSUFFICIENT_BALANCE', {
       details: `${token.symbol} balance ${balance} < ${amount}`,
     })
+  return { network, token, to, amount, account, client, fromBlock }
+}
 
-  // Never twice: read and write the record with no await in between, before the prompt opens.
+/**
+ * Never twice: reads and writes the session's payment record with no await in between, right
+ * before the prompt opens. `validBefore`: until then a signed authorization may still move funds.
+ */
+export function startPaymentRecord(
+  config: PaySessionConfig,
+  sessionId: string,
+  payment: PreparedPayment,
+  validBefore?: bigint,
+): PaymentRecord {
   if (readPaymentRecord(config.storage, sessionId)) throw new PaySessionError('PAYMENT_IN_PROGRESS')
-  let record: PaymentRecord = {
+  const record: PaymentRecord = {
     version: 1,
     sessionId,
     state: 'prompting',
-    chainId: network.chainId,
-    token: token.symbol,
-    tokenAddress: token.address,
-    from: account,
-    to,
-    amount: amount.toString(),
-    fromBlock: fromBlock.toString(),
+    chainId: payment.network.chainId,
+    token: payment.token.symbol,
+    tokenAddress: payment.token.address,
+    from: payment.account,
+    to: payment.to,
+    amount: payment.amount.toString(),
+    fromBlock: payment.fromBlock.toString(),
     createdAt: Date.now(),
+    ...(validBefore === undefined ? {} : { validBefore: validBefore.toString() }),
   }
   writePaymentRecord(config.storage, record)
-  parameters.onPrompt?.()
+  return record
+}
 
-  let hash: Hex
-  try {
-    // The wallet's client checks it is still connected with this account, on this chain.
-    const wallet = await getConnectorClient(wagmi, { chainId: network.chainId, account })
-    hash = await sendTransaction(wallet, {
-      from: account,
-      to: token.address,
-      data: encodeTransfer(to, amount),
-      chainId: network.chainId,
-    })
-  } catch (error) {
-    const mapped = walletError(error)
-    // Only when we know nothing was sent is the record cleared. Otherwise the wallet answered
-    // without a hash: no prompt is open any more, but the chain decides before another payment.
-    if (['USER_REJECTED', 'WRONG_NETWORK', 'WALLET_NOT_CONNECTED'].includes(mapped.code))
-      clearPaymentRecord(config.storage, sessionId)
-    else writePaymentRecord(config.storage, { ...record, state: 'ended' })
-    throw mapped
-  }
-
+/**
+ * Once a transaction is sent: reports its hash (retried), waits for the receipt and verifies the
+ * Transfer log. `replaceable`: the payer's own transaction, so a replacement is followed.
+ */
+export async function followPayment(
+  config: PaySessionConfig,
+  parameters: PayWithWalletParameters,
+  payment: PreparedPayment,
+  startRecord: PaymentRecord,
+  sent: Hex,
+  replaceable: boolean,
+): Promise<PayWithWalletReturnType> {
+  const { sessionToken } = parameters
+  const { client, token, account, to, amount, fromBlock } = payment
+  const sessionId = startRecord.sessionId
+  let record = startRecord
+  let hash = sent
   const reports: Promise<ReportFundingReturnType>[] = []
   const submitted = (next: Hex) => {
     hash = next
@@ -173,7 +274,7 @@ export async function payWithWallet(
   try {
     receipt = await waitForPaymentReceipt(client, {
       hash,
-      payment: { token: token.address, from: account, to, fromBlock },
+      payment: replaceable ? { token: token.address, from: account, to, fromBlock } : undefined,
       confirmations: parameters.confirmations ?? config.confirmations,
       pollingInterval: client.pollingInterval,
       onReplaced: submitted,

@@ -99,6 +99,30 @@ export async function waitForPaymentReceipt(
   }
 }
 
+/**
+ * Waits, however long, for the payer's Transfer to the one-time wallet since `fromBlock`: for a
+ * wallet that accepted the payment without sending it yet (a Safe waiting for more owners, a
+ * user operation, a call bundle still pending). Resolves with the transaction hash that made it;
+ * rejects only with `ABORTED`. A failing look is retried at the next interval.
+ */
+export async function waitForTransfer(
+  client: RpcClient,
+  parameters: {
+    payment: { token: Address; from: Address; to: Address; fromBlock: bigint }
+    pollingInterval: number
+    signal?: AbortSignal | undefined
+  },
+): Promise<Hex> {
+  const { signal } = parameters
+  for (;;) {
+    if (signal?.aborted) throw new PaySessionError('ABORTED', { cause: signal.reason })
+    const logs = await getTransferLogs(client, parameters.payment).catch(() => [])
+    const found = logs.find((log) => decodeTransferLog(log) && log.transactionHash)
+    if (found?.transactionHash) return found.transactionHash
+    await sleep(Math.max(parameters.pollingInterval, 1000), signal)
+  }
+}
+
 function sleep(ms: number, signal: AbortSignal | undefined) {
   return new Promise<void>((resolve) => {
     const done = () => {

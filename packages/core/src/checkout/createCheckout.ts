@@ -10,7 +10,7 @@ import { payWithWallet } from '../actions/payWithWallet.js'
 import { reportFunding } from '../actions/reportFunding.js'
 import { sessionQueryKey, watchSession } from '../actions/watchSession.js'
 import type { PaymentSession } from '../api/session.js'
-import { waitForPaymentReceipt } from '../chain/waitForPaymentReceipt.js'
+import { waitForPaymentReceipt, waitForTransfer } from '../chain/waitForPaymentReceipt.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isPaySessionError, PaySessionError } from '../errors/base.js'
 import { resolveSessionAssets } from '../registry/registry.js'
@@ -32,6 +32,11 @@ export type CreateCheckoutParameters = {
   locale?: string | undefined
   /** See `checkPreviousPayment`. */
   staleAfter?: number | undefined
+  /**
+   * The merchant's relay for payments without network fees (EIP-3009). With it, a token that
+   * supports EIP-3009 can be paid by signing: `pay({ gasless: true })`.
+   */
+  relayUrl?: string | undefined
 }
 
 const statusSteps: Partial<Record<PaymentSession['status'], CheckoutStep>> = {
@@ -43,6 +48,7 @@ const statusSteps: Partial<Record<PaymentSession['status'], CheckoutStep>> = {
 }
 const inFlightSteps: CheckoutStep[] = [
   'confirmInWallet',
+  'waitingForWallet',
   'submitted',
   'confirming',
   'waitingForService',
@@ -61,7 +67,7 @@ export function createCheckout(
   config: PaySessionConfig,
   parameters: CreateCheckoutParameters,
 ): Checkout {
-  const { sessionId, sessionToken, locale, staleAfter } = parameters
+  const { sessionId, sessionToken, locale, staleAfter, relayUrl } = parameters
   const wagmi = config.wagmiConfig
   const listeners = new Set<CheckoutListener>()
   let state: CheckoutState = {
@@ -69,9 +75,11 @@ export function createCheckout(
     wallets: getWallets(config),
     tokens: [],
     gasWarning: false,
+    gasless: false,
     canRetry: false,
   }
   let destroyed = false
+  let lastGasless = false
   let busy = false // one pay/load at a time: a double click does nothing
   let lastAction: 'load' | 'connect' | 'pay' = 'load'
   let lastWalletId: string | undefined
@@ -104,6 +112,8 @@ export function createCheckout(
   const settled = () =>
     ['paid', 'completed', 'expired'].includes(state.step) ||
     (state.step === 'failed' && state.session?.status === 'ERROR')
+  const gasless = (symbol: string | undefined) =>
+    !!relayUrl && !!assets?.tokens.some((t) => t.symbol === symbol && t.eip3009)
   const explorerTxUrl = (hash: Hex) =>
     assets?.network.explorerUrl ? `${assets.network.explorerUrl}/tx/${hash}` : undefined
   const asError = (error: unknown) =>
@@ -170,6 +180,7 @@ export function createCheckout(
 
   function resume(previous: PreviousPayment) {
     if (previous.kind !== 'inFlight') return
+    if (previous.reason === 'walletPending') return awaitWallet(previous.record!)
     const hash = previous.hash
     if (hash) set({ hash, explorerTxUrl: explorerTxUrl(hash) })
     if (previous.reason === 'prompting') {
@@ -191,6 +202,29 @@ export function createCheckout(
       reportFunding(config, { sessionId, sessionToken, hash }).catch(() => {})
       if (previous.reason === 'hashPending') void followHash(hash, previous.record)
     }
+  }
+
+  /** The wallet accepted the payment and will send it (a multisig, a bundler): follow the chain. */
+  function awaitWallet(record: PaymentRecord) {
+    set({ step: 'waitingForWallet', error: undefined, canRetry: false })
+    const client = getClient(wagmi, { chainId: assets!.network.chainId })!
+    waitForTransfer(client, {
+      payment: {
+        token: record.tokenAddress,
+        from: record.from,
+        to: record.to,
+        fromBlock: BigInt(record.fromBlock),
+      },
+      pollingInterval: client.pollingInterval,
+      signal: following.signal,
+    }).then(
+      (hash) => {
+        record = { ...record, state: 'submitted', hash }
+        writePaymentRecord(config.storage, record)
+        if (!settled()) resume({ kind: 'inFlight', reason: 'hashPending', hash, record })
+      },
+      () => {},
+    )
   }
 
   /**
@@ -287,6 +321,7 @@ export function createCheckout(
         }),
       ),
       selectedToken: preferred?.symbol,
+      gasless: gasless(preferred?.symbol),
       gasWarning,
       error: undefined,
       canRetry: false,
@@ -335,13 +370,20 @@ export function createCheckout(
         error: new PaySessionError('INSUFFICIENT_BALANCE'),
         canRetry: false,
       })
-    set({ step: 'review', selectedToken: token.symbol, error: undefined, canRetry: false })
+    set({
+      step: 'review',
+      selectedToken: token.symbol,
+      gasless: gasless(token.symbol),
+      error: undefined,
+      canRetry: false,
+    })
   }
 
-  async function pay() {
+  async function pay(options: { gasless?: boolean } = {}) {
     if (busy || state.step !== 'review' || !state.selectedToken) return
     busy = true
     lastAction = 'pay'
+    lastGasless = !!options.gasless && state.gasless
     set({ step: 'confirmInWallet', error: undefined, canRetry: false })
     try {
       // Never twice: the freshest status and the chain decide before any prompt opens.
@@ -350,10 +392,19 @@ export function createCheckout(
       if (settled()) return
       const previous = await checkPreviousPayment(config, { session, staleAfter })
       if (previous.kind !== 'none') return resume(previous)
-      const paid = await payWithWallet(config, {
+      // The gasless path's code loads only when a customer takes it.
+      const action = lastGasless
+        ? (await import('../actions/lazyActions.js')).payWithAuthorization
+        : payWithWallet
+      const paid = await action(config, {
         session,
         sessionToken,
+        relayUrl: relayUrl!,
         token: state.selectedToken,
+        signal: following.signal,
+        onAwaitingWallet: () => {
+          if (!settled()) set({ step: 'waitingForWallet' })
+        },
         onHash: (hash) => {
           if (!settled()) set({ step: 'submitted', hash, explorerTxUrl: explorerTxUrl(hash) })
         },
@@ -411,7 +462,7 @@ export function createCheckout(
     if (lastAction === 'connect') return connect(lastWalletId)
     if (lastAction === 'pay' && (state.step === 'review' || state.step === 'failed')) {
       set({ step: 'review', error: undefined, canRetry: false })
-      return pay()
+      return pay({ gasless: lastGasless })
     }
     stopWatching?.()
     stopWatching = undefined

@@ -11,6 +11,8 @@ export type CheckoutStep =
   | 'chooseToken'
   | 'review'
   | 'confirmInWallet'
+  /** The wallet accepted the payment but has not sent it yet (a multisig, a bundler). */
+  | 'waitingForWallet'
   | 'submitted'
   | 'confirming'
   | 'waitingForService'
@@ -40,6 +42,8 @@ export type CheckoutState = {
   selectedToken?: string | undefined
   /** The account has no native coin for gas on the session's network. */
   gasWarning: boolean
+  /** The selected token can be paid by signing, without network fees (EIP-3009 and a relay). */
+  gasless: boolean
   /** The session amount, a decimal string. */
   amount?: string | undefined
   hash?: Hex | undefined
@@ -57,7 +61,8 @@ export type Checkout = {
   connect(walletId?: string): Promise<void>
   disconnect(): Promise<void>
   selectToken(symbol: string): void
-  pay(): Promise<void>
+  /** `gasless`: sign an EIP-3009 authorization the merchant's relay submits (see `gasless`). */
+  pay(options?: { gasless?: boolean }): Promise<void>
   payManually(): void
   retry(): Promise<void>
   destroy(): void

@@ -31,6 +31,12 @@ export {
   watchWallets,
 } from '../actions/getWallets.js'
 export {
+  type PayWithAuthorizationErrorType,
+  type PayWithAuthorizationParameters,
+  type PayWithAuthorizationReturnType,
+  payWithAuthorization,
+} from '../actions/payWithAuthorization.js'
+export {
   type PayWithWalletErrorType,
   type PayWithWalletParameters,
   type PayWithWalletReturnType,

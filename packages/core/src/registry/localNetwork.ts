@@ -2,7 +2,10 @@ import { defineChain } from 'viem'
 import { networkIcon } from './networkIcon.js'
 import type { NetworkInfo } from './types.js'
 
-/** The sandbox's chain: anvil, chain id 31337, with deterministic test tokens. No explorer. */
+/**
+ * The sandbox's chain: anvil, chain id 31337, with deterministic test tokens. No explorer. Its
+ * USDC and EURC implement EIP-3009 as FiatToken v2 does (packages/sandbox/contracts); USDT not.
+ */
 export function localNetwork(rpcUrl = 'http://127.0.0.1:8545'): NetworkInfo {
   const chain = defineChain({
     id: 31337,
@@ -20,14 +23,24 @@ export function localNetwork(rpcUrl = 'http://127.0.0.1:8545'): NetworkInfo {
     explorerUrl: undefined,
     chain,
     tokens: [
-      { symbol: 'USDC', address: '0x91A12B6130c0Ff0377B5817157A69bFeA67DfbbC', decimals: 6 },
+      {
+        symbol: 'USDC',
+        address: '0x91A12B6130c0Ff0377B5817157A69bFeA67DfbbC',
+        decimals: 6,
+        eip3009: true,
+      },
       {
         symbol: 'USDT',
         address: '0x6d741950129e74422fb11ff179C11710c8d2d7CB',
         decimals: 6,
         quirks: ['transferReturnsNothing'],
       },
-      { symbol: 'EURC', address: '0xc1AE7fC0DA49a9A45B3AA7BD4893F97CCe389F57', decimals: 6 },
+      {
+        symbol: 'EURC',
+        address: '0xc1AE7fC0DA49a9A45B3AA7BD4893F97CCe389F57',
+        decimals: 6,
+        eip3009: true,
+      },
     ],
   }
 }

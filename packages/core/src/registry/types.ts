@@ -8,6 +8,12 @@ export type StablecoinInfo = {
   address: Address
   decimals: number
   quirks?: readonly StablecoinQuirk[]
+  /**
+   * The token implements EIP-3009 `transferWithAuthorization` (Circle's FiatToken v2, Paxos's
+   * PYUSD): a customer can pay by signing, and a relayer submits and pays the gas. The EIP-712
+   * domain's name and version are read on chain, never assumed.
+   */
+  eip3009?: boolean | undefined
 }
 
 export type NetworkInfo = {

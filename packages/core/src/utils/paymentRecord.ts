@@ -12,8 +12,11 @@ export type PaymentRecord = {
    * `prompting`: the wallet was asked, no hash yet. `submitted`: the wallet returned `hash`.
    * `ended`: the wallet answered the send with an error, so it returned no hash; only the chain
    * can still show a transfer (checked before any new payment), no prompt is open any more.
+   * `awaitingWallet`: the wallet accepted the payment but answered with something that is not a
+   * transaction (a Safe's hash, a user-operation hash, a call bundle still pending): it may send
+   * much later, so this blocks a new payment until the transfer shows on chain.
    */
-  state: 'prompting' | 'submitted' | 'ended'
+  state: 'prompting' | 'submitted' | 'ended' | 'awaitingWallet'
   chainId: number
   token: string
   tokenAddress: Address
@@ -24,6 +27,11 @@ export type PaymentRecord = {
   /** Block number when the prompt opened: where to look for the transfer on chain. */
   fromBlock: string
   hash?: Hex | undefined
+  /**
+   * A signed EIP-3009 authorization (gasless payment): until this chain time (unix seconds) it
+   * may still move the funds, so it blocks a new payment until then unless the chain says more.
+   */
+  validBefore?: string | undefined
   createdAt: number
 }
 

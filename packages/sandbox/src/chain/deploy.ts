@@ -16,10 +16,19 @@ export async function deployTokens(
   clients: ChainClients,
   customers: Address[],
   mintPerCustomer = 10_000n,
-): Promise<{ deployed: boolean }> {
+): Promise<{ deployed: boolean; eip3009: boolean }> {
   const { publicClient, testClient, chain } = clients
   const code = await publicClient.getCode({ address: LOCAL_TOKENS[0]!.address })
-  if (code && code !== '0x') return { deployed: false }
+  if (code && code !== '0x') {
+    // A chain state saved before the tokens had EIP-3009 keeps their old code.
+    const eip3009 = await publicClient
+      .call({ to: LOCAL_TOKENS[0]!.address, data: '0x54fd4d50' }) // version()
+      .then(
+        ({ data }) => !!data && data !== '0x',
+        () => false,
+      )
+    return { deployed: false, eip3009 }
+  }
 
   const deployer = privateKeyToAccount(DEPLOYER_KEY)
   const wallet = createWalletClient({
@@ -55,5 +64,5 @@ export async function deployTokens(
         args: [to, mintPerCustomer * 10n ** BigInt(token.decimals)],
       })
   if (last) await publicClient.waitForTransactionReceipt({ hash: last })
-  return { deployed: true }
+  return { deployed: true, eip3009: true }
 }

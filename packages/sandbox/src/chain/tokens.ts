@@ -12,6 +12,8 @@ export interface LocalToken {
   address: Address
   decimals: number
   contract: 'TestStablecoin' | 'TestTetherToken'
+  /** Implements EIP-3009 transferWithAuthorization (Circle's FiatToken v2 shape). */
+  eip3009: boolean
 }
 
 /** In deployment order: the index is the deployer's nonce. */
@@ -22,6 +24,7 @@ export const LOCAL_TOKENS: readonly LocalToken[] = [
     address: '0x91A12B6130c0Ff0377B5817157A69bFeA67DfbbC',
     decimals: 6,
     contract: 'TestStablecoin',
+    eip3009: true,
   },
   {
     symbol: 'USDT',
@@ -29,6 +32,7 @@ export const LOCAL_TOKENS: readonly LocalToken[] = [
     address: '0x6d741950129e74422fb11ff179C11710c8d2d7CB',
     decimals: 6,
     contract: 'TestTetherToken',
+    eip3009: false,
   },
   {
     symbol: 'EURC',
@@ -36,6 +40,7 @@ export const LOCAL_TOKENS: readonly LocalToken[] = [
     address: '0xc1AE7fC0DA49a9A45B3AA7BD4893F97CCe389F57',
     decimals: 6,
     contract: 'TestStablecoin',
+    eip3009: true,
   },
 ]
 

@@ -28,6 +28,7 @@ type Controller = InstanceType<Engine['CheckoutController']>
 
 const inFlightSteps: CheckoutStep[] = [
   'confirmInWallet',
+  'waitingForWallet',
   'submitted',
   'confirming',
   'waitingForService',
@@ -66,10 +67,12 @@ const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1
  * @csspart wallet - A wallet choice.
  * @csspart token - A stablecoin choice.
  * @csspart primary - The main action of a step.
+ * @csspart gasless - "Pay without network fees" (with `relay-url`, for EIP-3009 tokens).
  * @csspart error - An error message.
  * @csspart notice - A notice (gas warning, waiting).
  * @csspart address - The receiving address.
- * @csspart qr - The EIP-681 QR code.
+ * @csspart qr - The EIP-681 QR code, or the QR code that opens the checkout on a phone.
+ * @csspart wallet-link - A link that opens the checkout in a wallet app (a phone without a wallet).
  *
  * @cssprop --paysession-font - Font family.
  * @cssprop --paysession-font-size - Base font size (16px).
@@ -92,6 +95,7 @@ export class PaySessionCheckout extends LitElement {
     sessionId: { attribute: 'session-id' },
     sessionToken: { attribute: 'session-token' },
     apiBase: { attribute: 'api-base' },
+    relayUrl: { attribute: 'relay-url' },
     locale: {},
     merchantName: { attribute: 'merchant-name' },
     merchantLogo: { attribute: 'merchant-logo' },
@@ -115,6 +119,11 @@ export class PaySessionCheckout extends LitElement {
   declare sessionToken: string | undefined
   /** The service base URL, with or without `/api/v1` (`api-base`). */
   declare apiBase: string | undefined
+  /**
+   * Your relay for payments without network fees (`relay-url`): `createRelayHandler` of
+   * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
+   */
+  declare relayUrl: string | undefined
   /**
    * BCP 47 locale: `en`, `de`, `es`, `fr`, `it`, `ja`, `ko`, `nl`, `pt-BR`, `zh-CN` (others fall
    * back to English). Defaults to the page's `lang`, then the browser's.

@@ -1,10 +1,4 @@
-import {
-  type CheckoutState,
-  type CheckoutToken,
-  type PaySessionError,
-  parseAmount,
-  resolveSessionAssets,
-} from '@paysession/core'
+import type { CheckoutState, CheckoutToken, PaySessionError } from '@paysession/core'
 import { html, nothing, type TemplateResult } from 'lit'
 import { CheckoutController } from '../../controllers/checkout.controller.js'
 import type { ButtonStrings } from '../../i18n/button.js'
@@ -17,9 +11,9 @@ import { dialogStyles } from './checkout.dialog.styles.js'
 // and their styles (every language's words load with the first file).
 export { CheckoutController, dialogStyles }
 
-type T = Catalog & ButtonStrings
+export type T = Catalog & ButtonStrings
 
-type View = { host: PaySessionCheckout; ctl: CheckoutController; state: CheckoutState; t: T }
+export type View = { host: PaySessionCheckout; ctl: CheckoutController; state: CheckoutState; t: T }
 
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`
 
@@ -33,6 +27,7 @@ export function announce(state: CheckoutState | undefined, t: T, ctl?: CheckoutC
     chooseToken: t.chooseToken,
     review: t.review,
     confirmInWallet: t.confirmInWallet,
+    waitingForWallet: t.waitingForWallet,
     submitted: t.confirming,
     confirming: t.confirming,
     waitingForService: t.waitingForService,
@@ -69,7 +64,7 @@ const shown = (state: CheckoutState, ctl?: CheckoutController) =>
 // A decline in the wallet is the customer's own choice and an expiry an end, not a fault: said
 // plainly, not in red.
 const neutral = ['USER_REJECTED', 'SESSION_EXPIRED', 'SESSION_TOKEN_EXPIRED']
-const errorBox = ({ ctl, state, t }: View) =>
+export const errorBox = ({ ctl, state, t }: View) =>
   shown(state, ctl)
     ? html`<p part=${neutral.includes(state.error!.code) ? 'notice' : 'error'} role="alert">
         ${errorText(state.error!, t)}
@@ -86,7 +81,7 @@ function failedTitle(state: CheckoutState, t: T) {
 }
 
 /** The network's name for people ("Base", "Local test chain") and its icon, from the registry. */
-const networkName = ({ state }: View) =>
+export const networkName = ({ state }: View) =>
   state.network?.displayName ?? state.network?.name ?? state.session?.network ?? ''
 
 const networkLabel = (view: View) => {
@@ -95,7 +90,7 @@ const networkLabel = (view: View) => {
 }
 
 /** An address in groups of four, monospace, wrapping between groups only and evenly. */
-const groupedAddress = (address: string) =>
+export const groupedAddress = (address: string) =>
   html`<code part="address" title=${address}>${address
     .slice(2)
     .match(/.{1,4}/g)!
@@ -124,7 +119,7 @@ const money = ({ host, state }: View) =>
     host.resolvedLocale,
   )
 
-const tokenAmount = ({ host, state }: View, symbol?: string) =>
+export const tokenAmount = ({ host, state }: View, symbol?: string) =>
   `${new Intl.NumberFormat(host.resolvedLocale, { minimumFractionDigits: 2 }).format(
     +(state.amount ?? state.session?.amount ?? 0),
   )} ${symbol ?? ''}`.trim()
@@ -134,7 +129,7 @@ const copyIcon = html`<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M5.5 
 const chevron = html`<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M4 6l4 4 4-4" /></svg>`
 
 /** A copy button: full width under an address, or (inline) the short address itself. */
-function copyButton(view: View, text: string, inline?: boolean) {
+export function copyButton(view: View, text: string, inline?: boolean) {
   const { ctl, t } = view
   const copied = ctl.copied === text
   return html`<button
@@ -168,7 +163,7 @@ function txLink({ state, t }: View) {
 }
 
 // Core lists the plain injected connector even when the page has no window.ethereum: hide it then.
-const usable = (state: CheckoutState) =>
+export const usable = (state: CheckoutState) =>
   state.wallets.filter((w) => w.id !== 'injected' || 'ethereum' in globalThis)
 
 function chooseWallet(view: View) {
@@ -194,7 +189,7 @@ function chooseWallet(view: View) {
             </li>`,
           )}
         </ul>`
-        : html`<p part="notice">${t.noWallet}</p>`
+        : html`<p part="notice">${t.noWallet}</p>${ctl.loadManual()?.noWallet(view) ?? nothing}`
     }
     <div class="actions">
       ${
@@ -251,6 +246,12 @@ function review(view: View) {
   if (ctl.changingToken) return chooseToken(view)
   const to = state.session?.oneTimeWalletAddress ?? ''
   const amount = tokenAmount(view, state.selectedToken)
+  // Pay without network fees (lazy, with `relay-url`): first when the wallet has no gas.
+  const gasless =
+    state.gasless && ctl.gasless
+      ? ctl.gasless.gaslessButton(ctl, view.host.resolvedLocale)
+      : nothing
+  const first = gasless !== nothing && state.gasWarning
   // Values line up on the right; one that can be changed or copied is itself the button.
   return html`
     <h3>${t.review}</h3>
@@ -275,103 +276,13 @@ function review(view: View) {
       ${state.account ? html`<dt>${t.from}</dt><dd><code>${short(state.account)}</code></dd>` : nothing}
     </dl>
     <div class="actions">
-      <button class="primary" part="primary" type="button" data-autofocus @click=${() =>
-        state.canRetry ? ctl.checkout?.retry() : ctl.checkout?.pay()}>
+      ${first ? gasless : nothing}
+      <button class=${first ? '' : 'primary'} part="primary" type="button" ?data-autofocus=${!first}
+        @click=${() => (state.canRetry ? ctl.checkout?.retry() : ctl.checkout?.pay())}>
         ${format(t.confirmPay, { amount })}
       </button>
+      ${first ? nothing : gasless}
     </div>
-  `
-}
-
-function manual(view: View) {
-  const { ctl, host, state, t } = view
-  if (ctl.pickingWallet) return chooseWallet(view)
-  const session = state.session
-  const to = session?.oneTimeWalletAddress
-  let uri: string | undefined
-  let symbol = ctl.manualToken ?? session?.tokenSymbol ?? ''
-  let symbols: string[] = []
-  // The QR encoder is for this step only: it loads when the step first shows, a moment later.
-  const qrCode = ctl.qr
-  if (!qrCode)
-    import('../../qr/eip681.js').then(
-      (module) => {
-        ctl.qr = module
-        host.requestUpdate()
-      },
-      () => {}, // without it the address and the copy button still let the customer pay
-    )
-  try {
-    const { network, tokens } = resolveSessionAssets(ctl.config!.registry, session ?? {})
-    symbols = tokens.map((x) => x.symbol)
-    const token = tokens.find((x) => x.symbol === symbol) ?? tokens[0]!
-    symbol = token.symbol
-    if (to && qrCode)
-      uri = qrCode.eip681Transfer({
-        token: token.address,
-        chainId: network.chainId,
-        to,
-        units: parseAmount(session!.amount, token.decimals),
-      })
-  } catch {
-    // Unknown network or token: the address alone still lets the customer pay.
-  }
-  const amount = tokenAmount(view)
-  const network = networkName(view)
-  const pick = (next: string) => {
-    ctl.manualToken = next
-    host.requestUpdate()
-  }
-  const qr = uri && qrCode?.qrPath(uri)
-  const expires = session?.expiresAt
-    ? new Intl.DateTimeFormat(host.resolvedLocale, {
-        dateStyle: 'medium',
-        timeStyle: 'short',
-      }).format(new Date(session.expiresAt))
-    : undefined
-  return html`
-    <h3>${t.manualTitle}</h3>
-    ${errorBox(view)}
-    ${
-      symbols.length > 1
-        ? html`<div class="tabs" role="group" aria-label=${t.token}>
-          ${symbols.map(
-            (
-              x,
-            ) => html`<button part="token" type="button" aria-pressed=${x === symbol ? 'true' : 'false'}
-              @click=${() => pick(x)}>${x}</button>`,
-          )}
-        </div>`
-        : nothing
-    }
-    <p>${format(t.manualText, { amount, token: symbol, network })}</p>
-    ${to ? html`${groupedAddress(to)}<div class="actions">${copyButton(view, to)}</div>` : nothing}
-    ${
-      qr
-        ? html`<svg part="qr" role="img" viewBox="-2 -2 ${qr.size + 4} ${qr.size + 4}"
-            shape-rendering="crispEdges" aria-label=${format(t.manualQr, { amount, token: symbol, address: to ?? '' })}>
-            <path fill="#000" d=${qr.d}></path>
-          </svg>`
-        : nothing
-    }
-    ${uri ? html`<p class="center"><a href=${uri}>${t.openInWallet}</a></p>` : nothing}
-    <p part="notice" class="center">
-      <span class="spinner"></span>${t.manualWaiting}
-      ${
-        session?.receivedAmount && +session.receivedAmount > 0
-          ? html`<br />${format(t.received, { amount: session.receivedAmount, token: session.tokenSymbol ?? symbol })}`
-          : nothing
-      }
-    </p>
-    ${expires ? html`<p class="center muted">${format(t.payBefore, { time: expires })}</p>` : nothing}
-    ${
-      usable(state).length
-        ? html`<div class="actions"><button class="link" type="button" @click=${() => {
-            ctl.pickingWallet = true
-            host.requestUpdate()
-          }}>${t.payWithWallet}</button></div>`
-        : nothing
-    }
   `
 }
 
@@ -428,6 +339,7 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   chooseToken,
   review,
   confirmInWallet: (v) => waiting(v, v.t.confirmInWallet, v.t.confirmHint),
+  waitingForWallet: (v) => waiting(v, v.t.waitingForWallet, v.t.waitingForWalletHint),
   submitted: (v) => waiting(v, v.t.confirming),
   confirming: (v) => waiting(v, v.t.confirming),
   // Without a hash (an open prompt elsewhere, or funds seen at the address) nothing says it was sent.
@@ -437,5 +349,8 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   completed: done,
   expired: (v) => ended(v, v.t.expiredTitle),
   failed: (v) => ended(v, failedTitle(v.state, v.t)),
-  manual,
+  // Its view (address, EIP-681 QR, wallet deep links) loads when a customer first needs it; from
+  // it, "Pay with a wallet instead" shows the wallet list again.
+  manual: (v) =>
+    v.ctl.pickingWallet ? chooseWallet(v) : (v.ctl.loadManual()?.manual(v) ?? spinner(v.t.loading)),
 }

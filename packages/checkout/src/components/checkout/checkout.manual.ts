@@ -1,0 +1,204 @@
+import { parseAmount, resolveSessionAssets } from '@paysession/core'
+import { html, nothing, type TemplateResult } from 'lit'
+import { languageOf } from '../../i18n/catalogs.js'
+import { format } from '../../i18n/localize.js'
+import { eip681Transfer } from '../../qr/eip681.js'
+import { qrPath } from '../../qr/qrPath.js'
+import {
+  copyButton,
+  errorBox,
+  groupedAddress,
+  networkName,
+  tokenAmount,
+  usable,
+  type View,
+} from './checkout.dialog.js'
+
+// Loaded when the customer first pays manually (or has no wallet): the default payment, with a
+// wallet, never needs this view, the QR encoder or the wallet links.
+
+/**
+ * Pay manually: a choice of every accepted stablecoin, the address in groups of four, the amount
+ * and an EIP-681 QR code, the session followed, and a way back to the wallets.
+ */
+export function manual(view: View) {
+  const { ctl, host, state, t } = view
+  const session = state.session
+  const to = session?.oneTimeWalletAddress
+  let uri: string | undefined
+  let symbol = ctl.manualToken ?? session?.tokenSymbol ?? ''
+  let symbols: string[] = []
+  try {
+    const { network, tokens } = resolveSessionAssets(ctl.config!.registry, session ?? {})
+    symbols = tokens.map((x) => x.symbol)
+    const token = tokens.find((x) => x.symbol === symbol) ?? tokens[0]!
+    symbol = token.symbol
+    if (to)
+      uri = eip681Transfer({
+        token: token.address,
+        chainId: network.chainId,
+        to,
+        units: parseAmount(session!.amount, token.decimals),
+      })
+  } catch {
+    // Unknown network or token: the address alone still lets the customer pay.
+  }
+  const amount = tokenAmount(view)
+  const network = networkName(view)
+  const pick = (next: string) => {
+    ctl.manualToken = next
+    host.requestUpdate()
+  }
+  const qr = uri && qrPath(uri)
+  const expires = session?.expiresAt
+    ? new Intl.DateTimeFormat(host.resolvedLocale, {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+      }).format(new Date(session.expiresAt))
+    : undefined
+  return html`
+    <h3>${t.manualTitle}</h3>
+    ${errorBox(view)}
+    ${
+      symbols.length > 1
+        ? html`<div class="tabs" role="group" aria-label=${t.token}>
+          ${symbols.map(
+            (
+              x,
+            ) => html`<button part="token" type="button" aria-pressed=${x === symbol ? 'true' : 'false'}
+              @click=${() => pick(x)}>${x}</button>`,
+          )}
+        </div>`
+        : nothing
+    }
+    <p>${format(t.manualText, { amount, token: symbol, network })}</p>
+    ${to ? html`${groupedAddress(to)}<div class="actions">${copyButton(view, to)}</div>` : nothing}
+    ${
+      qr
+        ? html`<svg part="qr" role="img" viewBox="-2 -2 ${qr.size + 4} ${qr.size + 4}"
+            shape-rendering="crispEdges" aria-label=${format(t.manualQr, { amount, token: symbol, address: to ?? '' })}>
+            <path fill="#000" d=${qr.d}></path>
+          </svg>`
+        : nothing
+    }
+    ${uri ? html`<p class="center"><a href=${uri}>${t.openInWallet}</a></p>` : nothing}
+    <p part="notice" class="center">
+      <span class="spinner"></span>${t.manualWaiting}
+      ${
+        session?.receivedAmount && +session.receivedAmount > 0
+          ? html`<br />${format(t.received, { amount: session.receivedAmount, token: session.tokenSymbol ?? symbol })}`
+          : nothing
+      }
+    </p>
+    ${expires ? html`<p class="center muted">${format(t.payBefore, { time: expires })}</p>` : nothing}
+    ${
+      usable(state).length
+        ? html`<div class="actions"><button class="link" type="button" @click=${() => {
+            ctl.pickingWallet = true
+            host.requestUpdate()
+          }}>${t.payWithWallet}</button></div>`
+        : nothing
+    }
+  `
+}
+
+// ---- No wallet in this browser ---------------------------------------------------------------
+
+const words: Record<string, { openIn: string; scan: string; qr: string }> = {
+  en: {
+    openIn: 'Open this checkout in your wallet app:',
+    scan: 'Scan this code with your phone to pay there:',
+    qr: 'QR code that opens this checkout on your phone',
+  },
+  de: {
+    openIn: 'Diesen Checkout in Ihrer Wallet-App öffnen:',
+    scan: 'Scannen Sie diesen Code mit dem Handy, um dort zu bezahlen:',
+    qr: 'QR-Code, der diesen Checkout auf dem Handy öffnet',
+  },
+  fr: {
+    openIn: 'Ouvrir ce paiement dans votre application de wallet :',
+    scan: 'Scannez ce code avec votre téléphone pour y payer :',
+    qr: 'QR code qui ouvre ce paiement sur votre téléphone',
+  },
+  es: {
+    openIn: 'Abre este pago en la app de tu billetera:',
+    scan: 'Escanea este código con tu teléfono para pagar desde allí:',
+    qr: 'Código QR que abre este pago en tu teléfono',
+  },
+  it: {
+    openIn: 'Apri questo pagamento nell’app del tuo wallet:',
+    scan: 'Scansiona questo codice con il telefono per pagare da lì:',
+    qr: 'Codice QR che apre questo pagamento sul telefono',
+  },
+  pt: {
+    openIn: 'Abra este pagamento no app da sua carteira:',
+    scan: 'Escaneie este código com o celular para pagar por lá:',
+    qr: 'QR code que abre este pagamento no seu celular',
+  },
+  nl: {
+    openIn: 'Open deze betaling in je wallet-app:',
+    scan: 'Scan deze code met je telefoon om daar te betalen:',
+    qr: 'QR-code die deze betaling op je telefoon opent',
+  },
+  ja: {
+    openIn: 'ウォレットアプリでこのお支払いを開く：',
+    scan: 'スマートフォンでこのコードを読み取り、そちらでお支払いください：',
+    qr: 'このお支払いをスマートフォンで開くQRコード',
+  },
+  zh: {
+    openIn: '在钱包应用中打开此支付：',
+    scan: '用手机扫描此二维码，在手机上完成支付：',
+    qr: '在手机上打开此支付的二维码',
+  },
+  ko: {
+    openIn: '지갑 앱에서 이 결제 열기:',
+    scan: '휴대폰으로 이 코드를 스캔해 휴대폰에서 결제하세요:',
+    qr: '휴대폰에서 이 결제를 여는 QR 코드',
+  },
+}
+
+/**
+ * Links that open `url` in a wallet app's own browser, in the formats each wallet documents:
+ * MetaMask https://docs.metamask.io/sdk/guides/use-deeplinks ("Open a dapp inside the in-app
+ * browser"), Coinbase Wallet https://docs.cdp.coinbase.com/coinbase-wallet/developer-guidance/mobile-dapp-integration
+ * ("Dapp browser"), Trust Wallet https://developer.trustwallet.com/developer/develop-for-trust/deeplinking
+ * ("DApp Browser"; coin_id 60 is Ethereum's SLIP-44 index, for every EVM chain). Rainbow
+ * documents only WalletConnect links, so it is not listed.
+ */
+export function walletLinks(url: string): [name: string, href: string][] {
+  return [
+    ['MetaMask', `https://link.metamask.io/dapp/${url.replace(/^https?:\/\//, '')}`],
+    ['Coinbase Wallet', `https://go.cb-w.com/dapp?cb_url=${encodeURIComponent(url)}`],
+    [
+      'Trust Wallet',
+      `https://link.trustwallet.com/open_url?coin_id=60&url=${encodeURIComponent(url)}`,
+    ],
+  ]
+}
+
+const isPhone = () =>
+  /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent) ||
+  (matchMedia('(pointer: coarse)').matches && matchMedia('(max-width: 820px)').matches)
+
+/**
+ * No wallet in this browser: on a phone, open this checkout in a wallet app's browser; on a
+ * desktop, a QR code that opens it on the phone. The manual payment stays offered beside it.
+ */
+export function noWallet(view: View): TemplateResult {
+  const t = words[languageOf(view.host.resolvedLocale)] ?? words.en!
+  const url = location.href
+  if (isPhone())
+    return html`<p>${t.openIn}</p>
+      <ul class="list">
+        ${walletLinks(url).map(
+          ([name, href]) =>
+            html`<li><a part="wallet-link" href=${href} rel="noopener noreferrer">${name}</a></li>`,
+        )}
+      </ul>`
+  const qr = qrPath(url)
+  return html`<p class="center">${t.scan}</p>
+    <svg part="qr" role="img" viewBox="-2 -2 ${qr.size + 4} ${qr.size + 4}"
+      shape-rendering="crispEdges" aria-label=${t.qr}>
+      <path fill="#000" d=${qr.d}></path>
+    </svg>`
+}

@@ -1,0 +1,97 @@
+import { expect, test } from '@playwright/test'
+import {
+  createSession,
+  dialog,
+  env,
+  events,
+  openPage,
+  payButton,
+  waitForStatus,
+  waitForStep,
+} from './support.js'
+
+// Smart-contract wallets against the real sandbox: the test wallet acts as the sandbox's smart
+// account (EIP-5792) or its Safe-like account.
+
+async function payUntil(page: import('@playwright/test').Page, step: string) {
+  await payButton(page).click()
+  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
+  await waitForStep(page, 'chooseToken')
+  await dialog(page).getByRole('button', { name: /USDC/ }).click()
+  await waitForStep(page, 'review')
+  await dialog(page)
+    .getByRole('button', { name: /^Pay \d/ })
+    .click()
+  await waitForStep(page, step)
+}
+
+const fundingSent = async (page: import('@playwright/test').Page) =>
+  (await events(page)).filter((e) => e.type === 'paysession-funding-sent').map((e) => e.detail.hash)
+
+const sessionOf = async (id: string) =>
+  (
+    await fetch(`${env.api}/api/v1/payment-sessions/${id}`, {
+      headers: { authorization: `Bearer ${env.apiKey}` },
+    })
+  ).json()
+
+test('smart account: sends with wallet_sendCalls and reports the real transaction', async ({
+  page,
+}) => {
+  const session = await createSession('10.00', 'USD')
+  const { errors } = await openPage(page, session, { account: 'smart' })
+  await payUntil(page, 'paid')
+  await waitForStatus(session, ['FUNDED'])
+  const funded = await sessionOf(session.paymentSessionId)
+  expect(funded.userAddress.toLowerCase()).toBe(env.accounts.smartAccount.address.toLowerCase())
+  expect(await fundingSent(page)).toEqual([funded.fundingTransactionHash])
+  const calls = await page.evaluate(() => (window as any).__wallet.calls as string[])
+  expect(calls).toContain('wallet_sendCalls')
+  expect(calls).not.toContain('eth_sendTransaction')
+  expect(errors).toEqual([])
+})
+
+test('smart account, bundle still pending: the bundle id is never reported; paid once sent', async ({
+  page,
+}) => {
+  // waitForCallsStatus gives a bundle 30 s before the checkout waits for the chain instead.
+  test.setTimeout(120_000)
+  const session = await createSession('10.00', 'USD')
+  const { errors } = await openPage(page, session, { account: 'smart' })
+  await page.evaluate(() => {
+    ;(window as any).__wallet.hold.bundle = true
+  })
+  await payUntil(page, 'confirmInWallet')
+  await waitForStep(page, 'waitingForWallet')
+  expect(await fundingSent(page)).toEqual([])
+  expect(
+    (await sessionOf(session.paymentSessionId)).userSubmittedTransactionHash ?? null,
+  ).toBeNull()
+  await page.evaluate(() => (window as any).__wallet.release.bundle())
+  await waitForStep(page, 'paid')
+  const funded = await sessionOf(session.paymentSessionId)
+  expect(await fundingSent(page)).toEqual([funded.fundingTransactionHash])
+  expect(funded.userAddress.toLowerCase()).toBe(env.accounts.smartAccount.address.toLowerCase())
+  expect(errors).toEqual([])
+})
+
+test('Safe: the proposal id is not reported; the widget waits for the second owner', async ({
+  page,
+}) => {
+  const session = await createSession('10.00', 'USD')
+  const { errors } = await openPage(page, session, { account: 'safe' })
+  await payUntil(page, 'waitingForWallet')
+  await expect(
+    dialog(page).locator('p.center', { hasText: 'Waiting for your wallet to send the payment…' }),
+  ).toBeVisible()
+  expect(await fundingSent(page)).toEqual([])
+  expect(
+    (await sessionOf(session.paymentSessionId)).userSubmittedTransactionHash ?? null,
+  ).toBeNull()
+  const [executed] = await page.evaluate(() => (window as any).__wallet.approveSafe())
+  await waitForStep(page, 'paid')
+  const funded = await sessionOf(session.paymentSessionId)
+  expect(funded.fundingTransactionHash).toBe(executed)
+  expect(funded.userAddress.toLowerCase()).toBe(env.accounts.safe.address.toLowerCase())
+  expect(errors).toEqual([])
+})

@@ -1,0 +1,180 @@
+import { getConnectorClient } from '@wagmi/core'
+import { type Address, type Hex, hexToBigInt, hexToString, toHex } from 'viem'
+import type { RpcClient } from '../chain/rpc.js'
+import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import { PaySessionError } from '../errors/base.js'
+import { walletError } from '../errors/wallet.js'
+import { isTransactionHash } from '../utils/isTransactionHash.js'
+import { clearPaymentRecord, writePaymentRecord } from '../utils/paymentRecord.js'
+import {
+  followPayment,
+  type PayWithWalletParameters,
+  type PayWithWalletReturnType,
+  preparePayment,
+  startPaymentRecord,
+} from './payWithWallet.js'
+
+export type PayWithAuthorizationParameters = PayWithWalletParameters & {
+  /** The merchant's relay (`createRelayHandler` of `@paysession/server`). */
+  relayUrl: string
+  /** How long the signed authorization stays valid, in seconds. Default 600. */
+  validForSeconds?: number | undefined
+}
+export type PayWithAuthorizationReturnType = PayWithWalletReturnType
+export type PayWithAuthorizationErrorType = PaySessionError
+
+const domainType = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+]
+const types = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const
+
+/**
+ * Pays without network fees (EIP-3009): the customer signs a `TransferWithAuthorization` of the
+ * amount to the one-time wallet (`eth_signTypedData_v4`, no ETH needed), the merchant's relay
+ * submits it and pays the gas. Then as `payWithWallet`: the hash is reported, the receipt awaited
+ * and the Transfer verified. Never twice: the record written before the prompt keeps blocking a
+ * new payment until the authorization expires, unless the chain shows the transfer.
+ * @example await payWithAuthorization(config, { session, sessionToken, token: 'USDC', relayUrl: '/relay' })
+ */
+export async function payWithAuthorization(
+  config: PaySessionConfig,
+  parameters: PayWithAuthorizationParameters,
+): Promise<PayWithAuthorizationReturnType> {
+  const payment = await preparePayment(config, parameters)
+  const { account, network, token, to, amount, client } = payment
+  if (!token.eip3009)
+    throw new PaySessionError('UNSUPPORTED_TOKEN', {
+      details: `${token.symbol} on ${network.name} has no EIP-3009 authorizations`,
+    })
+  // The EIP-712 domain differs between deployments ("USD Coin", "USDC"...): read it on chain.
+  let name: string
+  let version: string
+  let now: bigint
+  try {
+    ;[name, version, now] = await Promise.all([
+      readString(client, token.address, '0x06fdde03'),
+      readString(client, token.address, '0x54fd4d50'),
+      client
+        .request({ method: 'eth_getBlockByNumber', params: ['latest', false] })
+        .then((block) => hexToBigInt(block!.timestamp)),
+    ])
+  } catch (error) {
+    throw new PaySessionError('CHAIN_UNAVAILABLE', { cause: error })
+  }
+  const message = {
+    from: account,
+    to,
+    value: amount,
+    validAfter: 0n,
+    validBefore: now + BigInt(parameters.validForSeconds ?? 600),
+    nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+  }
+  const sessionId = parameters.session.paymentSessionId
+  const record = startPaymentRecord(config, sessionId, payment, message.validBefore)
+  parameters.onPrompt?.()
+
+  let signature: Hex
+  try {
+    const wallet = await getConnectorClient(config.wagmiConfig, {
+      account,
+      chainId: network.chainId,
+    })
+    // eth_signTypedData_v4 straight on the wallet's client, as core's other calls (chain/rpc.ts):
+    // viem's signTypedData would add its ABI encoders to this chunk for a JSON the wallet hashes.
+    signature = await wallet.request({
+      method: 'eth_signTypedData_v4',
+      params: [
+        account,
+        JSON.stringify(
+          {
+            domain: { name, version, chainId: network.chainId, verifyingContract: token.address },
+            types: { EIP712Domain: domainType, ...types },
+            primaryType: 'TransferWithAuthorization',
+            message,
+          },
+          (_, value) => (typeof value === 'bigint' ? value.toString() : value),
+        ),
+      ],
+    })
+  } catch (error) {
+    // No signature left this page: nothing can move.
+    clearPaymentRecord(config.storage, sessionId)
+    throw walletError(error)
+  }
+
+  let hash: Hex
+  try {
+    hash = await submit(config, parameters, message, signature)
+  } catch (error) {
+    // Refused: the relay did not submit it. Otherwise it may have: the record blocks until expiry.
+    if (error instanceof PaySessionError && error.code === 'API_ERROR')
+      clearPaymentRecord(config.storage, sessionId)
+    else writePaymentRecord(config.storage, { ...record, state: 'ended' })
+    throw error
+  }
+  return followPayment(config, parameters, payment, record, hash, false)
+}
+
+async function submit(
+  config: PaySessionConfig,
+  parameters: PayWithAuthorizationParameters,
+  message: Record<string, bigint | string>,
+  signature: Hex,
+): Promise<Hex> {
+  let response: Response
+  let body: { transactionHash?: unknown; error?: { code?: string; message?: string } } | undefined
+  try {
+    response = await config.fetch(parameters.relayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        paymentSessionId: parameters.session.paymentSessionId,
+        token: parameters.token,
+        // Integers as decimal strings: JSON numbers would lose precision.
+        authorization: Object.fromEntries(
+          Object.entries(message).map(([key, value]) => [key, String(value)]),
+        ),
+        signature,
+      }),
+      signal: AbortSignal.timeout(config.requestTimeout * 4),
+    })
+    body = await response.json().catch(() => undefined)
+  } catch (error) {
+    throw new PaySessionError('API_UNAVAILABLE', { details: 'relay', cause: error })
+  }
+  if (response.ok && isTransactionHash(body?.transactionHash)) return body.transactionHash
+  const code = body?.error?.code
+  // A 4xx with a code is a refusal (nothing submitted), except "already relayed" for this session.
+  if (response.status < 500 && code && code !== 'ALREADY_RELAYED')
+    throw new PaySessionError('API_ERROR', {
+      shortMessage: body?.error?.message,
+      details: `relay: ${code}`,
+      status: response.status,
+    })
+  throw new PaySessionError(response.ok ? 'INVALID_RESPONSE' : 'API_UNAVAILABLE', {
+    details: `relay: ${response.status} ${code ?? ''}`,
+    status: response.status,
+  })
+}
+
+async function readString(client: RpcClient, token: Address, selector: Hex): Promise<string> {
+  const data = await client.request({
+    method: 'eth_call',
+    params: [{ to: token, data: selector }, 'latest'],
+  })
+  // ABI-encoded string: offset, length, bytes.
+  const length = Number(hexToBigInt(`0x${data.slice(66, 130)}`))
+  return hexToString(`0x${data.slice(130, 130 + length * 2)}`)
+}

@@ -1,0 +1,33 @@
+import { getConnectorClient } from '@wagmi/core'
+import type { Address, Hex } from 'viem'
+import { sendCalls, waitForCallsStatus } from 'viem/actions'
+import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import { PaySessionError } from '../errors/base.js'
+
+/**
+ * EIP-5792: sends the transfer as a one-call bundle (`wallet_sendCalls`) and follows
+ * `wallet_getCallsStatus` to the transaction that carried it. Returns its hash, or `undefined`
+ * while the bundle is still pending (a smart account's bundler, a multisig's other owners): the
+ * caller then watches the chain. Loaded only for wallets that report EIP-5792 capabilities.
+ */
+export async function sendWithCalls(
+  config: PaySessionConfig,
+  parameters: { account: Address; chainId: number; call: { to: Address; data: Hex } },
+): Promise<Hex | undefined> {
+  // viem's actions on the wallet's client (wagmi's wrappers add nothing here but bytes).
+  const client = await getConnectorClient(config.wagmiConfig, {
+    account: parameters.account,
+    chainId: parameters.chainId,
+  })
+  const { id } = await sendCalls(client, { calls: [parameters.call] })
+  // The bundle is accepted: from here on nothing is sent again, whatever its status says.
+  const result = await waitForCallsStatus(client, {
+    id,
+    timeout: 30_000,
+    pollingInterval: 1_000,
+  }).catch(() => undefined)
+  if (result?.status === 'failure')
+    throw new PaySessionError('TRANSACTION_FAILED', { details: `call bundle ${id}` })
+  const receipt = result?.receipts?.find((r) => r.status === 'success') ?? result?.receipts?.[0]
+  return result?.status === 'success' ? receipt?.transactionHash : undefined
+}
