@@ -55,10 +55,8 @@ console.log(
   `complete payment: ${kb(paymentSize)} (budget ${kb(budgets.payment)}, target ${kb(budgets.target)}): ${[...payment].join(', ')} + largest catalog ${kb(locale)}`,
 )
 
-const qr = imports(dialog, true).filter((file) => !payment.has(file))
-console.log(
-  `manual payment adds the QR encoder, loaded on that step: ${kb(qr.reduce((sum, file) => sum + gzip(file), 0))} (${qr.join(', ')})`,
-)
+for (const file of new Set(imports(dialog, true)))
+  if (!payment.has(file)) console.log(`lazy, loaded only when used: ${file} ${kb(gzip(file))}`)
 
 let failed = false
 if (firstSize > budgets.first)

@@ -64,6 +64,8 @@ export class CheckoutController implements ReactiveController {
    */
   loadManual() {
     this.manualLoading ??= import('../components/checkout/checkout.manual.js').then((manual) => {
+      const root = this.host.renderRoot as ShadowRoot
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, manual.manualStyles.styleSheet!]
       this.manual = manual
       this.host.requestUpdate()
     })

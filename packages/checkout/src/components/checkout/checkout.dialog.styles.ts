@@ -138,38 +138,6 @@ export const dialogStyles = css`
     font-family: ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
     font-size: 0.9em;
   }
-  /* Groups of four that wrap only between groups, in lines of even length. */
-  [part~='address'] {
-    display: block;
-    padding: 0.75em 1em;
-    border-radius: var(--_radius);
-    background: var(--_surface);
-    font-size: 1em;
-    line-height: 1.6;
-    text-align: center;
-    text-wrap: balance;
-  }
-  [part~='address'] span {
-    margin-inline: 0.2em;
-  }
-  .small {
-    padding: 0.2em 0.75em;
-    font-size: 0.9em;
-  }
-  .tabs {
-    display: flex;
-    gap: 0.5em;
-    margin-bottom: 1em;
-  }
-  .tabs button {
-    flex: 1;
-    text-align: center;
-  }
-  .tabs [aria-pressed='true'] {
-    border-color: var(--_accent);
-    box-shadow: inset 0 0 0 1px var(--_accent);
-    font-weight: 600;
-  }
   [part~='error'] {
     color: var(--_danger);
     border: 1px solid currentColor;
@@ -191,22 +159,5 @@ export const dialogStyles = css`
     font-size: 2.5em;
     line-height: 1;
     margin-bottom: 0.25em;
-  }
-  [part~='notice'] .spinner {
-    display: inline-block;
-    width: 1em;
-    height: 1em;
-    margin: 0 0.5em 0 0;
-    vertical-align: -0.15em;
-    border-width: 2px;
-  }
-  [part~='qr'] {
-    display: block;
-    width: 200px;
-    height: 200px;
-    margin: 1em auto;
-    padding: 8px;
-    background: #fff;
-    border-radius: var(--_radius);
   }
 `

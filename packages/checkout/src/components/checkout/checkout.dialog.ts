@@ -89,15 +89,6 @@ const networkLabel = (view: View) => {
   return html`${icon ? html`<img class="icon" src=${icon} alt="" />` : nothing}${networkName(view)}`
 }
 
-/** An address in groups of four, monospace, wrapping between groups only and evenly. */
-export const groupedAddress = (address: string) =>
-  html`<code part="address" title=${address}>${address
-    .slice(2)
-    .match(/.{1,4}/g)!
-    .map(
-      (group, i) => html`${i ? html`<wbr />` : html`<span>0x</span><wbr />`}<span>${group}</span>`,
-    )}</code>`
-
 const spinner = (text: string, hint?: string) =>
   html`<span class="spinner"></span><p class="center">${text}</p>${
     hint ? html`<p class="center muted">${hint}</p>` : nothing

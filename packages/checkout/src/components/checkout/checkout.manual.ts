@@ -7,15 +7,26 @@ import { qrPath } from '../../qr/qrPath.js'
 import {
   copyButton,
   errorBox,
-  groupedAddress,
   networkName,
   tokenAmount,
   usable,
   type View,
 } from './checkout.dialog.js'
+import { manualStyles } from './checkout.manual.styles.js'
 
 // Loaded when the customer first pays manually (or has no wallet): the default payment, with a
 // wallet, never needs this view, the QR encoder or the wallet links.
+
+export { manualStyles }
+
+/** An address in groups of four, monospace, wrapping between groups only and evenly. */
+const groupedAddress = (address: string) =>
+  html`<code part="address" title=${address}>${address
+    .slice(2)
+    .match(/.{1,4}/g)!
+    .map(
+      (group, i) => html`${i ? html`<wbr />` : html`<span>0x</span><wbr />`}<span>${group}</span>`,
+    )}</code>`
 
 /**
  * Pay manually: a choice of every accepted stablecoin, the address in groups of four, the amount
