@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Address, Hex } from 'viem'
 import { toUnits } from './amounts.js'
 import { transferWithAuthorization } from './chain/authorization.js'
 import { CUSTOMER_KEYS, transferToken } from './chain/pay.js'
 import { tokenBySymbol } from './chain/tokens.js'
+import { openDb } from './db.js'
 import { DEFAULT_API_KEY, isProfile, startSandbox } from './index.js'
 
 const USAGE = `paysession-sandbox: a local Payment Session Service on a local anvil chain
@@ -13,6 +16,9 @@ const USAGE = `paysession-sandbox: a local Payment Session Service on a local an
                                            pay a session from test customer N (default 0);
                                            --gasless: the customer signs an EIP-3009 authorization
                                            (USDC, EURC) and the sandbox's relayer submits it
+  paysession-sandbox webhooks [list]       deliveries that used up their attempts (FAILED)
+  paysession-sandbox webhooks retry        queue them again, in order (a running sandbox
+                                           sends them within a second; else the next start)
 
 Options (each also as an environment variable):
   --port N              PAYSESSION_PORT            API port (default 4010)
@@ -24,6 +30,8 @@ Options (each also as an environment variable):
   --funding-window S    PAYSESSION_FUNDING_WINDOW_SECONDS  (default 86400)
   --token-ttl S         PAYSESSION_TOKEN_TTL_SECONDS       (default 3600)
   --profile P           PAYSESSION_PROFILE         default, or strict: answer as lean as the spec allows
+  PAYSESSION_WEBHOOK_MAX_ATTEMPTS (default 8), PAYSESSION_WEBHOOK_BASE_DELAY_MS (default 500),
+  PAYSESSION_POLL_INTERVAL_MS (default 200): delivery and polling pace
 `
 
 const { values, positionals } = parseArgs({
@@ -70,6 +78,17 @@ if (values.help) {
     webhookSecret: values['webhook-secret'] ?? env.PAYSESSION_WEBHOOK_SECRET,
     fundingWindowSeconds: num(values['funding-window'] ?? env.PAYSESSION_FUNDING_WINDOW_SECONDS),
     tokenTtlSeconds: num(values['token-ttl'] ?? env.PAYSESSION_TOKEN_TTL_SECONDS),
+    webhookMaxAttempts: num(env.PAYSESSION_WEBHOOK_MAX_ATTEMPTS),
+    webhookBaseDelayMs: num(env.PAYSESSION_WEBHOOK_BASE_DELAY_MS),
+    pollIntervalMs: num(env.PAYSESSION_POLL_INTERVAL_MS),
+  }).catch((e: unknown) => {
+    const text = e instanceof Error ? e.message : String(e)
+    console.error(`The sandbox could not start: ${text}`)
+    if (/Address already in use|EADDRINUSE/.test(text))
+      console.error(
+        'A port is taken by another program. Choose free ones with --port / --chain-port (PAYSESSION_PORT, PAYSESSION_CHAIN_PORT).',
+      )
+    process.exit(1)
   })
   const lines = [
     sb.profile === 'strict'
@@ -110,7 +129,9 @@ if (values.help) {
     const res = await fetch(`${base}${path}`, {
       headers: { authorization: `Bearer ${apiKey}` },
     }).catch(() => {
-      throw new Error(`no sandbox answers at ${base}: start it with \`pnpm sandbox\``)
+      throw new Error(
+        `no sandbox answers at ${base}: start it with \`npm run sandbox\` (or \`pnpm sandbox\`)`,
+      )
     })
     const json = await res.json()
     if (!res.ok) throw new Error(`${path}: ${json?.error?.message ?? res.status}`)
@@ -157,6 +178,35 @@ if (values.help) {
     console.error(`pay failed: ${e instanceof Error ? e.message : e}`)
     process.exit(1)
   }
+} else if (command === 'webhooks') {
+  // Works on the data folder directly, so it needs no running sandbox (SQLite allows both at once).
+  const dataDir = values['data-dir'] ?? env.PAYSESSION_DATA_DIR ?? '.paysession'
+  const file = join(dataDir, 'sandbox.db')
+  if (!existsSync(file)) {
+    console.error(`no sandbox data in ${dataDir} (set --data-dir or PAYSESSION_DATA_DIR)`)
+    process.exit(1)
+  }
+  const db = openDb(file)
+  const failed = db.webhooks.failed()
+  const sub = positionals[1] ?? 'list'
+  if (sub === 'list') {
+    if (!failed.length) console.log('no failed webhook deliveries')
+    for (const w of failed)
+      console.log(
+        `${w.id}  session ${w.session_id}  ${JSON.parse(w.body).params?.[0]?.status ?? ''}  ${w.attempts} attempts  ${w.last_error ?? ''}`,
+      )
+  } else if (sub === 'retry') {
+    const n = db.webhooks.retryFailed()
+    console.log(
+      n
+        ? `${n} failed webhook deliveries queued again, oldest first`
+        : 'no failed webhook deliveries',
+    )
+  } else {
+    console.error(USAGE)
+    process.exitCode = 2
+  }
+  db.close()
 } else {
   console.error(USAGE)
   process.exit(2)

@@ -56,6 +56,21 @@ export interface TransferRow {
   return_tx: string | null
 }
 
+/** A signed transfer from a one-time wallet, stored before it is broadcast (write-ahead). */
+export interface OutgoingRow {
+  /** What it is for, unique: `capture:<id>`, `refund:<id>`, `return:<tx hash>:<log index>`. */
+  purpose: string
+  otw_index: number
+  nonce: number
+  hash: string
+  raw: string
+  state: 'SIGNED' | 'MINED' | 'REVERTED'
+  block_number: number | null
+  error: string | null
+  created_at: number
+  updated_at: number
+}
+
 export interface WebhookRow {
   seq: number
   id: string
@@ -100,6 +115,12 @@ CREATE TABLE IF NOT EXISTS webhooks (
   body TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
   next_attempt_at INTEGER NOT NULL, last_error TEXT, created_at INTEGER NOT NULL, delivered_at INTEGER
 );
+CREATE TABLE IF NOT EXISTS outgoing (
+  purpose TEXT PRIMARY KEY, otw_index INTEGER NOT NULL, nonce INTEGER NOT NULL,
+  hash TEXT NOT NULL UNIQUE, raw TEXT NOT NULL, state TEXT NOT NULL, block_number INTEGER, error TEXT,
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS scanned_heads (number INTEGER PRIMARY KEY, hash TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS webhooks_pending ON webhooks (state, session_id, seq);
 CREATE INDEX IF NOT EXISTS sessions_open ON sessions (status);
 `
@@ -122,6 +143,8 @@ export function openDb(path: string) {
   }) as typeof db.prepare
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
+  // The CLI (webhooks retry) may write while a sandbox runs.
+  db.pragma('busy_timeout = 5000')
   db.exec(SCHEMA)
 
   const getMeta = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?')
@@ -250,12 +273,76 @@ export function openDb(path: string) {
             "UPDATE transfers SET disposition = 'RETURN_PENDING' WHERE session_id = ? AND disposition = 'FUNDING' AND token_symbol != ?",
           )
           .run(sessionId, keepToken ?? ''),
+      since: (blockNumber: number) =>
+        db
+          .prepare<[number], TransferRow>(
+            'SELECT * FROM transfers WHERE block_number >= ? ORDER BY block_number, log_index',
+          )
+          .all(blockNumber),
+      remove: (txHash: string, logIndex: number) =>
+        void db
+          .prepare('DELETE FROM transfers WHERE tx_hash = ? AND log_index = ?')
+          .run(txHash, logIndex),
+      moveTo: (txHash: string, blockNumber: number) =>
+        void db
+          .prepare('UPDATE transfers SET block_number = ? WHERE tx_hash = ?')
+          .run(blockNumber, txHash),
       markReturned: (txHash: string, logIndex: number, returnTx: string) =>
         void db
           .prepare(
             "UPDATE transfers SET disposition = 'RETURNED', return_tx = ? WHERE tx_hash = ? AND log_index = ?",
           )
           .run(returnTx, txHash, logIndex),
+    },
+    outgoing: {
+      get: (purpose: string) =>
+        db.prepare<[string], OutgoingRow>('SELECT * FROM outgoing WHERE purpose = ?').get(purpose),
+      insert: (row: OutgoingRow) =>
+        void db
+          .prepare(
+            `INSERT INTO outgoing VALUES (@purpose, @otw_index, @nonce, @hash, @raw, @state, @block_number, @error,
+             @created_at, @updated_at)`,
+          )
+          .run(row),
+      /** Signed but not known to be mined, oldest first (nonce order per wallet). */
+      unsettled: () =>
+        db
+          .prepare<[], OutgoingRow>(
+            "SELECT * FROM outgoing WHERE state = 'SIGNED' ORDER BY otw_index, nonce",
+          )
+          .all(),
+      minedSince: (blockNumber: number) =>
+        db
+          .prepare<[number], OutgoingRow>(
+            "SELECT * FROM outgoing WHERE state = 'MINED' AND block_number >= ? ORDER BY otw_index, nonce",
+          )
+          .all(blockNumber),
+      settle: (purpose: string, fields: Pick<OutgoingRow, 'state' | 'block_number' | 'error'>) =>
+        void db
+          .prepare(
+            'UPDATE outgoing SET state = @state, block_number = @block_number, error = @error, updated_at = @now WHERE purpose = @purpose',
+          )
+          .run({ ...fields, purpose, now: Date.now() }),
+    },
+    heads: {
+      add: (number: number, hash: string) =>
+        void db
+          .prepare('INSERT OR REPLACE INTO scanned_heads (number, hash) VALUES (?, ?)')
+          .run(number, hash),
+      /** Newest first. */
+      all: () =>
+        db
+          .prepare<[], { number: number; hash: string }>(
+            'SELECT * FROM scanned_heads ORDER BY number DESC',
+          )
+          .all(),
+      /** Forgets heads above `number` (after a rollback) and all but the newest 256. */
+      prune: (above: number) => {
+        db.prepare('DELETE FROM scanned_heads WHERE number > ?').run(above)
+        db.prepare(
+          'DELETE FROM scanned_heads WHERE number NOT IN (SELECT number FROM scanned_heads ORDER BY number DESC LIMIT 256)',
+        ).run()
+      },
     },
     webhooks: {
       insert: (row: Omit<WebhookRow, 'seq' | 'attempts' | 'last_error' | 'delivered_at'>) =>
@@ -284,6 +371,17 @@ export function openDb(path: string) {
         db
           .prepare<[number], WebhookRow>('SELECT * FROM webhooks ORDER BY seq DESC LIMIT ?')
           .all(limit),
+      failed: () =>
+        db
+          .prepare<[], WebhookRow>("SELECT * FROM webhooks WHERE state = 'FAILED' ORDER BY seq")
+          .all(),
+      /** Queues every delivery that used up its attempts again, with fresh attempts; keeps their order. */
+      retryFailed: () =>
+        db
+          .prepare(
+            "UPDATE webhooks SET state = 'PENDING', attempts = 0, next_attempt_at = 0 WHERE state = 'FAILED'",
+          )
+          .run().changes,
     },
     close: () => void db.close(),
   }

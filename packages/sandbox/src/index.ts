@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Address, getAddress, type Hex, parseEther } from 'viem'
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { toUnits } from './amounts.js'
 import { deployTestAccounts, type TestAccounts } from './chain/accounts.js'
-import { startAnvil } from './chain/anvil.js'
+import { type Anvil, startAnvil } from './chain/anvil.js'
 import { RELAYER_KEY, transferWithAuthorization } from './chain/authorization.js'
 import { createChainClients } from './chain/clients.js'
 import { deployTokens } from './chain/deploy.js'
 import { customers as testCustomers, transferToken } from './chain/pay.js'
+import { createStateFile, StateFileError } from './chain/state.js'
 import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKENS, tokenBySymbol } from './chain/tokens.js'
 import { type Clock, createClock } from './clock.js'
 import { openDb } from './db.js'
@@ -18,6 +19,7 @@ import { listen } from './http/server.js'
 import { runCapture } from './service/captures.js'
 import type { Context, ServiceOptions } from './service/context.js'
 import { createFundingWatcher, createReturnWorker } from './service/funding.js'
+import { createSettleWorker } from './service/otw.js'
 import { expireDue, TOKEN_DECIMALS } from './service/sessions.js'
 import { createWebhookWorker } from './service/webhooks.js'
 
@@ -113,17 +115,40 @@ export interface Sandbox {
   stop(): Promise<void>
 }
 
+/** Repeating problems (a dead node, a locked database) log one line per this interval. */
+const LOG_INTERVAL_MS = 30_000
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   if (options.profile !== undefined && !isProfile(options.profile))
     throw new Error(`unknown profile ${JSON.stringify(options.profile)}: use default or strict`)
   const log =
     options.log ?? (options.quiet ? () => {} : (m: string) => console.log(`[sandbox] ${m}`))
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
-  const db = openDb(options.dataDir ? join(options.dataDir, 'sandbox.db') : ':memory:')
-  const anvil = await startAnvil({
-    port: options.chainPort ?? 8545,
-    statePath: options.dataDir ? join(options.dataDir, 'chain-state.json') : undefined,
-    blockTime: options.blockTime,
+  const lastLogged = new Map<string, { at: number; repeats: number }>()
+  const logEvery = (key: string, message: string) => {
+    const seen = lastLogged.get(key)
+    if (seen && Date.now() - seen.at < LOG_INTERVAL_MS) {
+      seen.repeats++
+      return
+    }
+    const again = seen?.repeats ? ` (${seen.repeats} more times since the last report)` : ''
+    lastLogged.set(key, { at: Date.now(), repeats: 0 })
+    log(`${key}: ${message.split('\n')[0]}${again}`)
+  }
+  const dataDir = options.dataDir
+  if (dataDir) checkWritable(dataDir)
+  const db = openDatabase(dataDir)
+  const stateFile = dataDir ? createStateFile(dataDir) : undefined
+  const launchAnvil = async (port: number) =>
+    startAnvil({
+      port,
+      loadState: stateFile?.loadable(log),
+      blockTime: options.blockTime,
+      pidFile: dataDir ? join(dataDir, 'anvil.pid') : undefined,
+      log,
+    })
+  let anvil = await launchAnvil(options.chainPort ?? 8545).catch((e: unknown) => {
+    db.close()
+    throw e
   })
   try {
     const chain = createChainClients(anvil.rpcUrl)
@@ -172,6 +197,77 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ]),
     ) as Sandbox['tokens']
 
+    // Chain state on disk: saved (one save at a time) whenever the service is about to act on
+    // what it saw on chain, and every couple of seconds; see createStateFile.
+    let savedHead = stateFile ? await chain.publicClient.getBlockNumber() : 0n
+    let lastSave = Date.now()
+    let stateError: string | undefined
+    let saving: Promise<void> = Promise.resolve()
+    const durable = (force = false): Promise<void> => {
+      if (!stateFile) return Promise.resolve()
+      const next = saving.then(async () => {
+        const head = await chain.publicClient.getBlockNumber()
+        if (head <= savedHead && !force) return
+        try {
+          await stateFile.save(chain)
+          stateError = undefined
+        } catch (e) {
+          stateError = e instanceof Error ? e.message : String(e)
+          throw e
+        }
+        savedHead = head
+        lastSave = Date.now()
+      })
+      saving = next.catch(() => {})
+      return next
+    }
+    // Saved at once: a new chain's deployments, and balances set above (which make no block).
+    if (stateFile) await durable(true)
+    const requeued = db.webhooks.retryFailed()
+    if (requeued) log(`${requeued} webhook deliveries that had failed are queued again`)
+
+    let chainUp = true
+    let chainEpoch = 0
+    let stopped = false
+    const watchChain = (a: Anvil) =>
+      a.onExit((reason) => {
+        if (stopped) return
+        chainUp = false
+        log(reason)
+        if (!stateFile) {
+          log(
+            'without a data folder the chain cannot be restarted: stop the sandbox and start it again',
+          )
+          return
+        }
+        void restartChain()
+      })
+    const restartChain = async () => {
+      for (let attempt = 1; !stopped; attempt++) {
+        try {
+          anvil = await launchAnvil(anvil.port)
+          chainEpoch++
+          watchChain(anvil)
+          savedHead = await chain.publicClient.getBlockNumber()
+          chainUp = true
+          log(`anvil restarted from its last saved state (block ${savedHead})`)
+          schedule(0)
+          return
+        } catch (e) {
+          const message = e instanceof Error ? e.message : String(e)
+          if (attempt >= 5 || e instanceof StateFileError) {
+            log(
+              `anvil cannot be restarted: ${message}\nThe sandbox keeps answering but cannot take payments; stop it and start it again.`,
+            )
+            return
+          }
+          logEvery('anvil restart', message)
+          await new Promise((r) => setTimeout(r, 500 * attempt))
+        }
+      }
+    }
+    watchChain(anvil)
+
     let apiUrl = ''
     const ctx: Context = {
       db,
@@ -184,9 +280,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       lanes: new Map(),
       runningCaptures: new Set(),
       wake: () => schedule(0),
+      logEvery,
+      durable: () => durable(),
+      chainUp: () => chainUp,
+      chainEpoch: () => chainEpoch,
+      testHooks: testHooks(log),
+      health: () => ({
+        ok: chainUp && !stateError,
+        chain: chainUp ? 'running' : 'down',
+        chainState: stateFile ? (stateError ?? 'saved') : 'memory',
+        savedBlock: Number(savedHead),
+      }),
       info: () => ({
         apiUrl,
-        rpcUrl: anvil.rpcUrl,
+        rpcUrl: chain.chain.rpcUrls.default.http[0],
         chainId: LOCAL_CHAIN_ID,
         network: LOCAL_NETWORK,
         merchantId: serviceOptions.merchantId,
@@ -201,28 +308,37 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }),
     }
 
-    // One background loop: scan the chain, expire, deliver webhooks, send returns, resume captures.
+    // One background loop: scan the chain, expire, settle and resume transfers, deliver webhooks.
+    // While a problem persists it backs off (up to 5 s) and logs one line per interval.
     const scan = createFundingWatcher(ctx)
     const deliver = createWebhookWorker(ctx)
     const returns = createReturnWorker(ctx)
+    const settleLeftovers = createSettleWorker(ctx)
     let timer: NodeJS.Timeout | undefined
     let running = false
-    let stopped = false
+    let failures = 0
     const tick = async () => {
       timer = undefined
       if (running || stopped) return
       running = true
       try {
-        await scan()
-        expireDue(ctx)
-        for (const c of db.captures.inFlight()) runCapture(ctx, c)
-        await returns()
-        void deliver().catch((e) => log(`webhook worker: ${e}`))
+        if (chainUp) {
+          await scan()
+          expireDue(ctx)
+          settleLeftovers()
+          for (const c of db.captures.inFlight()) runCapture(ctx, c)
+          await returns()
+          if (Date.now() - lastSave > 2000)
+            await durable().catch((e) => logEvery('chain state', String(e.message ?? e)))
+        }
+        void deliver().catch((e) => logEvery('webhook worker', String(e)))
+        failures = 0
       } catch (e) {
-        log(`background: ${e instanceof Error ? e.message.split('\n')[0] : e}`)
+        failures++
+        logEvery('background', e instanceof Error ? e.message : String(e))
       } finally {
         running = false
-        schedule(serviceOptions.pollIntervalMs)
+        schedule(Math.min(serviceOptions.pollIntervalMs * 2 ** Math.min(failures, 10), 5000))
       }
     }
     function schedule(ms: number) {
@@ -286,6 +402,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         await http.close()
         // Let on-chain jobs in flight finish before the chain goes away.
         await Promise.allSettled([...ctx.lanes.values()])
+        if (chainUp) await durable().catch((e) => log(String(e.message ?? e)))
         await anvil.stop()
         db.close()
       },
@@ -294,5 +411,51 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await anvil.stop()
     db.close()
     throw e
+  }
+}
+
+/** Fails at once, with what to do, when the data folder cannot be written. */
+function checkWritable(dataDir: string) {
+  const probe = join(dataDir, '.write-check')
+  try {
+    mkdirSync(dataDir, { recursive: true })
+    writeFileSync(probe, 'ok')
+    rmSync(probe)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    throw new Error(
+      `The data folder ${dataDir} cannot be written (${code ?? e}): ${
+        code === 'ENOSPC'
+          ? 'free some disk space'
+          : 'fix its permissions or choose another with --data-dir'
+      }.`,
+    )
+  }
+}
+
+function openDatabase(dataDir: string | undefined) {
+  const path = dataDir ? join(dataDir, 'sandbox.db') : ':memory:'
+  try {
+    return openDb(path)
+  } catch (e) {
+    throw new Error(
+      `The sandbox database ${path} cannot be opened (${e instanceof Error ? e.message : e}). ` +
+        'Move the data folder aside to start afresh, or restore it from a backup.',
+    )
+  }
+}
+
+/**
+ * PAYSESSION_TEST_PAUSE_AT=after-record stops every outgoing transfer between being
+ * stored and being broadcast, and says so on stdout: crash tests kill the process there.
+ */
+function testHooks(log: (message: string) => void): Context['testHooks'] {
+  if (process.env.PAYSESSION_TEST_PAUSE_AT !== 'after-record') return {}
+  return {
+    afterRecord: (purpose) => {
+      log(`test pause: ${purpose} recorded, not broadcast`)
+      console.log(`PAYSESSION_TEST_PAUSED ${purpose}`)
+      return new Promise(() => {})
+    },
   }
 }

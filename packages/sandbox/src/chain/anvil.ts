@@ -1,11 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 
 export interface Anvil {
   rpcUrl: string
   port: number
+  pid: number
+  /** Called once if anvil exits without stop() (crash, kill, OOM), with its last output. */
+  onExit(listener: (reason: string) => void): void
   stop(): Promise<void>
 }
 
@@ -21,35 +24,104 @@ export function anvilBinary(): string {
   return bin
 }
 
-/** Starts anvil on 127.0.0.1; with a statePath the chain is loaded from and saved to it. */
+/**
+ * anvil never outlives the Node process that started it, however that process dies
+ * (kill -9 included): the shell forks a watcher that holds the read end of a pipe
+ * whose only writer is Node, then execs anvil in its own place (so the pid Node sees
+ * is anvil's). When Node dies the kernel closes the pipe, the watcher reads EOF and
+ * stops anvil: SIGINT, then SIGKILL after 5 s.
+ */
+const SUPERVISOR = `exec 3<&0
+( while read -r _; do :; done
+  kill -INT $$ 2>/dev/null
+  i=0
+  while kill -0 $$ 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+  kill -KILL $$ 2>/dev/null ) <&3 >/dev/null 2>&1 &
+exec "$@" 3<&- </dev/null`
+
+/** Lines of anvil's output worth a log line (it also prints every RPC method it serves). */
+const NOTEWORTHY = /error|warn|panic|fail|fatal|denied|no space/i
+
+/** Starts anvil on 127.0.0.1, optionally from a saved state file. */
 export async function startAnvil(options: {
   port: number
-  statePath?: string | undefined
+  loadState?: string | undefined
   blockTime?: number | undefined
+  /** Where the pid of this anvil is kept so a later start can stop it if it was left behind. */
+  pidFile?: string | undefined
+  log?: (message: string) => void
 }): Promise<Anvil> {
+  const log = options.log ?? (() => {})
+  if (options.pidFile) await stopLeftover(options.pidFile, log)
   const args = ['--host', '127.0.0.1', '--port', String(options.port), '--chain-id', '31337']
-  if (options.statePath) args.push('--state', options.statePath, '--state-interval', '2')
+  if (options.loadState) args.push('--load-state', options.loadState)
   if (options.blockTime) args.push('--block-time', String(options.blockTime))
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn('/bin/sh', ['-c', SUPERVISOR, 'paysession-anvil', anvilBinary(), ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  // The pipe's write end stays open for as long as this process lives; no data is ever sent.
+  child.stdin.on('error', () => {})
   let output = ''
   const port = await new Promise<number>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
-      output += chunk.toString()
+      output = (output + chunk.toString()).slice(-8000)
       const m = /Listening on 127\.0\.0\.1:(\d+)/.exec(output)
       if (m) resolve(Number(m[1]))
     }
     child.stdout.on('data', onData)
     child.stderr.on('data', onData)
-    child.once('exit', (code) =>
-      reject(new Error(`anvil exited (${code}): ${output.slice(-2000)}`)),
+    child.once('exit', (code, signal) =>
+      reject(new Error(`anvil exited (${code ?? signal}): ${output.slice(-2000).trim()}`)),
     )
     child.once('error', reject)
   })
+  child.removeAllListeners('exit')
   child.stdout.removeAllListeners('data')
   child.stderr.removeAllListeners('data')
-  child.stdout.resume()
-  child.stderr.resume()
-  return { rpcUrl: `http://127.0.0.1:${port}`, port, stop: () => stopChild(child) }
+  const pid = child.pid!
+  if (options.pidFile)
+    writeFileSync(
+      options.pidFile,
+      JSON.stringify({
+        pid,
+        started: processStart(pid),
+        port,
+        owner: process.pid,
+        ownerStarted: processStart(process.pid),
+      }),
+    )
+
+  // After start anvil's own errors (a full disk, a panic) reach the log; the last lines are kept for its exit.
+  let tail: string[] = []
+  const forward = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (!line.trim()) continue
+      tail = [...tail.slice(-19), line]
+      if (NOTEWORTHY.test(line)) log(`anvil: ${line.trim()}`)
+    }
+  }
+  child.stdout.on('data', forward)
+  child.stderr.on('data', forward)
+  let stopping = false
+  const listeners: ((reason: string) => void)[] = []
+  child.once('exit', (code, signal) => {
+    // Lets the watcher go too (it would otherwise wait for this process to end).
+    child.stdin.end()
+    if (options.pidFile) rmSync(options.pidFile, { force: true })
+    if (stopping) return
+    const reason = `anvil exited unexpectedly (${signal ?? `code ${code}`})${tail.length ? `; its last output:\n  ${tail.slice(-5).join('\n  ')}` : ''}`
+    for (const l of listeners) l(reason)
+  })
+  return {
+    rpcUrl: `http://127.0.0.1:${port}`,
+    port,
+    pid,
+    onExit: (l) => void listeners.push(l),
+    stop: () => {
+      stopping = true
+      return stopChild(child)
+    },
+  }
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
@@ -60,7 +132,96 @@ function stopChild(child: ChildProcess): Promise<void> {
       clearTimeout(timer)
       resolve()
     })
-    // SIGINT lets anvil write its state file before it exits.
     child.kill('SIGINT')
   })
+}
+
+/** When a process started (clock ticks since boot on Linux, else ps's start time); undefined when it is gone. */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the ")" that ends the command name: state (3), ..., start time (22).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return fields[0] === 'Z' ? undefined : fields[19]
+  } catch {}
+  try {
+    return (
+      execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)])
+        .toString()
+        .trim() || undefined
+    )
+  } catch {
+    return undefined
+  }
+}
+
+/** argv of a process on Linux ([] when unknown). */
+function argv(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+  } catch {
+    return []
+  }
+}
+
+/**
+ * An anvil left behind by an earlier crash (this pid file's process, if it is still
+ * the same process, or on Linux any anvil serving this data folder's state file) is
+ * stopped, so its port and state file are free again.
+ */
+async function stopLeftover(pidFile: string, log: (message: string) => void) {
+  const folder = dirname(pidFile)
+  const inUse = (owner: number) =>
+    new Error(
+      `Another sandbox (pid ${owner}) is using the data folder ${folder}: stop it first, or give this one another --data-dir.`,
+    )
+  const pids = new Set<number>()
+  try {
+    const recorded = JSON.parse(readFileSync(pidFile, 'utf8')) as {
+      pid: number
+      started?: string
+      owner?: number
+      ownerStarted?: string
+    }
+    if (recorded.started && processStart(recorded.pid) === recorded.started) {
+      if (recorded.owner && processStart(recorded.owner) === recorded.ownerStarted)
+        throw inUse(recorded.owner)
+      pids.add(recorded.pid)
+    }
+  } catch (e) {
+    if (e instanceof Error && e.message.startsWith('Another sandbox')) throw e
+  }
+  const stateFile = join(folder, 'chain-state.json')
+  if (existsSync('/proc'))
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name) || Number(name) === process.pid) continue
+      const args = argv(Number(name))
+      if (!/(^|\/)anvil$/.test(args[0] ?? '') || !args.includes(stateFile)) continue
+      // Still the child of a running Node process: a live sandbox, not a leftover.
+      const parent = parentOf(Number(name))
+      if (parent && /(^|\/)node$/.test(argv(parent)[0] ?? '')) throw inUse(parent)
+      pids.add(Number(name))
+    }
+  for (const pid of pids) {
+    log(`stopping anvil (pid ${pid}) left running by an earlier crash`)
+    try {
+      process.kill(pid, 'SIGINT')
+    } catch {
+      continue
+    }
+    const deadline = Date.now() + 5000
+    while (processStart(pid) !== undefined && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50))
+    if (processStart(pid) !== undefined) process.kill(pid, 'SIGKILL')
+  }
+  rmSync(pidFile, { force: true })
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+  } catch {
+    return undefined
+  }
 }

@@ -223,5 +223,13 @@ export const routes: {
       })
     },
   },
-  { method: 'GET', pattern: /^\/health$/, handler: () => ok({ ok: true }), authenticated: false },
+  {
+    method: 'GET',
+    pattern: /^\/health$/,
+    handler: (ctx) => {
+      const health = ctx.health()
+      return ok(health, health.ok ? 200 : 503)
+    },
+    authenticated: false,
+  },
 ]

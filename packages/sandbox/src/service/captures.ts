@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import type { Address } from 'viem'
+import type { Address, Hex } from 'viem'
 import { toUnits } from '../amounts.js'
 import type { CaptureRow, SessionRow } from '../db.js'
 import type { Context } from './context.js'
 import { ApiError } from './errors.js'
-import { inLane, RevertedError, sendFromOtw, waitMined } from './otw.js'
+import { inLane, RevertedError, sendFromOtw } from './otw.js'
 import { fingerprint, TOKEN_DECIMALS, updateSession } from './sessions.js'
 
 /**
@@ -47,6 +47,12 @@ export function createCapture(ctx: Context, session: SessionRow, body: Record<st
         )
       return existing
     }
+    if (!ctx.chainUp())
+      throw new ApiError(
+        503,
+        'CHAIN_UNAVAILABLE',
+        'The sandbox’s chain is not running right now; nothing was captured. Try again in a few seconds.',
+      )
     const s = ctx.db.sessions.get(session.id)!
     if (s.status !== 'FUNDED')
       throw new ApiError(
@@ -92,8 +98,9 @@ export function createCapture(ctx: Context, session: SessionRow, body: Record<st
 
 /**
  * Moves the funds on chain: OTW → treasury, then on a final capture the rest
- * OTW → payer. Each transfer's hash is stored before it is broadcast, so after a
- * restart a capture resumes by waiting for that hash instead of sending again.
+ * OTW → payer. Each transfer is written ahead (see sendFromOtw), so after a crash a
+ * capture resumes by re-broadcasting the stored transaction, never by signing a
+ * second one; its outcome is recorded once.
  */
 export function runCapture(ctx: Context, capture: CaptureRow) {
   if (ctx.runningCaptures.has(capture.id)) return
@@ -101,11 +108,25 @@ export function runCapture(ctx: Context, capture: CaptureRow) {
   const session = ctx.db.sessions.get(capture.session_id)!
   inLane(ctx, session.otw_index, async () => {
     let c = ctx.db.captures.get(session.id, capture.id)!
+    if (c.status !== 'CAPTURING') return
     const step = async (field: 'capture_tx' | 'refund_tx', to: Address, value: bigint) => {
-      if (c[field]) await waitMined(ctx, c[field] as `0x${string}`)
-      else
-        await sendFromOtw(ctx, session.otw_index, session.token_symbol, to, value, (hash) =>
-          ctx.db.captures.update(c.id, { [field]: hash, updated_at: ctx.clock.now() }),
+      const purpose = `${field === 'capture_tx' ? 'capture' : 'refund'}:${c.id}`
+      // A hash from before write-ahead existed (no stored transaction): done if mined, else sent anew.
+      const legacy = c[field] && !ctx.db.outgoing.get(purpose)
+      if (
+        !legacy ||
+        !(await ctx.chain.publicClient
+          .getTransactionReceipt({ hash: c[field] as Hex })
+          .catch(() => undefined))
+      )
+        await sendFromOtw(
+          ctx,
+          purpose,
+          session.otw_index,
+          session.token_symbol,
+          to,
+          value,
+          (hash) => ctx.db.captures.update(c.id, { [field]: hash, updated_at: ctx.clock.now() }),
         )
       c = ctx.db.captures.get(session.id, capture.id)!
     }
@@ -113,6 +134,7 @@ export function runCapture(ctx: Context, capture: CaptureRow) {
     const refund = BigInt(c.refund_units)
     if (c.final && refund > 0n) await step('refund_tx', session.user_address as Address, refund)
     ctx.db.transaction(() => {
+      if (ctx.db.captures.get(session.id, capture.id)!.status !== 'CAPTURING') return
       const s = ctx.db.sessions.get(session.id)!
       ctx.db.captures.update(c.id, { status: 'CAPTURED', updated_at: ctx.clock.now() })
       const nothingLeft = c.final === 1 || BigInt(s.capturable_units) === 0n
@@ -123,10 +145,11 @@ export function runCapture(ctx: Context, capture: CaptureRow) {
     })
   })
     .catch((e) => {
+      // A node outage is retried by the background loop (once a minute in the log); only a revert is final.
+      if (!(e instanceof RevertedError)) return ctx.logEvery(`capture ${capture.id}`, String(e))
       ctx.log(`capture ${capture.id}: ${e}`)
-      // A node outage is retried by the background loop; only a revert is final.
-      if (!(e instanceof RevertedError)) return
       ctx.db.transaction(() => {
+        if (ctx.db.captures.get(session.id, capture.id)!.status !== 'CAPTURING') return
         ctx.db.captures.update(capture.id, {
           status: 'FAILED',
           error: String(e),

@@ -1,5 +1,12 @@
-import { type Hex, type Log, parseEventLogs } from 'viem'
+import {
+  BlockNotFoundError,
+  type Hex,
+  type Log,
+  parseEventLogs,
+  TransactionReceiptNotFoundError,
+} from 'viem'
 import { erc20Abi, LOCAL_TOKENS, tokenByAddress } from '../chain/tokens.js'
+import type { TransferRow } from '../db.js'
 import type { Context } from './context.js'
 import { ApiError } from './errors.js'
 import { inLane, sendFromOtw } from './otw.js'
@@ -77,21 +84,114 @@ const parseTransfers = (logs: Log[]) =>
     tokenByAddress(l.address),
   ) as TransferLog[]
 
-/** Scans new blocks for transfers to any one-time wallet. */
+/** How many blocks below a rollback's common ancestor are scanned again (reorg margin). */
+export const SAFE_DEPTH = 12
+
+const receiptOf = (ctx: Context, hash: Hex) =>
+  ctx.chain.publicClient.getTransactionReceipt({ hash }).catch((e: unknown) => {
+    if (e instanceof TransactionReceiptNotFoundError) return undefined
+    throw e
+  })
+
+const hashAt = (ctx: Context, blockNumber: number) =>
+  ctx.chain.publicClient
+    .getBlock({ blockNumber: BigInt(blockNumber) })
+    .then((b) => b.hash as string)
+    .catch((e: unknown) => {
+      if (e instanceof BlockNotFoundError) return undefined
+      throw e
+    })
+
+/**
+ * Checks that the chain still holds the blocks scanned last (their stored hashes).
+ * When it went back (anvil restored an older state, or a reorg), scanning resumes
+ * below the newest block both agree on, minus SAFE_DEPTH; transfers the chain no
+ * longer has are not received; the sandbox's own transfers it lost are broadcast again.
+ */
+async function reconcile(ctx: Context, latest: number): Promise<number> {
+  const scanned = Number(ctx.db.meta.get('scannedBlock') ?? '-1')
+  const heads = ctx.db.heads.all()
+  const top = heads[0]
+  const wentBack =
+    scanned > latest || (top !== undefined && (await hashAt(ctx, top.number)) !== top.hash)
+  if (!wentBack) return scanned + 1
+  let ancestor = -1
+  for (const h of heads)
+    if (h.number <= latest && (await hashAt(ctx, h.number)) === h.hash) {
+      ancestor = h.number
+      break
+    }
+  const from = Math.max(0, Math.min(ancestor + 1, latest, scanned + 1) - SAFE_DEPTH)
+  ctx.log(
+    `the chain went back (scanned to block ${scanned}, the chain now ends at ${latest}): rescanning from block ${from}`,
+  )
+  for (const t of ctx.db.transfers.since(from)) {
+    const receipt = await receiptOf(ctx, t.tx_hash as Hex)
+    if (receipt) ctx.db.transfers.moveTo(t.tx_hash, Number(receipt.blockNumber))
+    else forgetTransfer(ctx, t)
+  }
+  for (const o of ctx.db.outgoing.minedSince(from))
+    if (!(await receiptOf(ctx, o.hash as Hex))) {
+      ctx.log(`transfer ${o.purpose} (${o.hash}) is no longer on chain: broadcasting it again`)
+      ctx.db.outgoing.settle(o.purpose, { state: 'SIGNED', block_number: null, error: null })
+    }
+  ctx.db.transaction(() => {
+    ctx.db.heads.prune(ancestor)
+    ctx.db.meta.set('scannedBlock', String(from - 1))
+  })
+  return from
+}
+
+/** A transfer that vanished from the chain was not received. */
+function forgetTransfer(ctx: Context, t: TransferRow) {
+  const s = ctx.db.sessions.get(t.session_id)!
+  if (t.disposition === 'FUNDING' && s.status !== 'CREATED' && s.status !== 'PENDING') {
+    // Only when an older chain state had to be loaded (the current file was damaged): the session
+    // cannot stay FUNDED for money that is not there.
+    ctx.log(
+      `session ${s.id} (${s.status}) was funded by transfer ${t.tx_hash}, which is no longer on chain`,
+    )
+    if (s.status === 'FUNDED') updateSession(ctx, s, { status: 'ERROR' })
+    return
+  }
+  ctx.log(`transfer ${t.tx_hash} to session ${s.id} is no longer on chain: not received`)
+  ctx.db.transaction(() => {
+    ctx.db.transfers.remove(t.tx_hash, t.log_index)
+    if (t.disposition !== 'FUNDING') return
+    const received = ctx.db.transfers
+      .forSession(s.id)
+      .filter((x) => x.disposition === 'FUNDING' && x.token_symbol === s.token_symbol)
+      .reduce((sum, x) => sum + BigInt(x.value_units), 0n)
+    updateSession(ctx, s, { received_units: received.toString() })
+  })
+}
+
+/**
+ * Scans new blocks for transfers to any one-time wallet. The chain state holding
+ * them is saved before any is recorded, so no session is FUNDED (and no FUNDED
+ * webhook queued) for money a crash of anvil could take back.
+ */
 export function createFundingWatcher(ctx: Context) {
   return async function scan() {
     const { publicClient } = ctx.chain
-    const latest = await publicClient.getBlockNumber()
-    const from = BigInt(ctx.db.meta.get('scannedBlock') ?? '-1') + 1n
+    const latest = Number(await publicClient.getBlockNumber())
+    const from = await reconcile(ctx, latest)
     if (from > latest) return
     const logs = await publicClient.getLogs({
       address: LOCAL_TOKENS.map((t) => t.address),
       event: erc20Abi[3],
-      fromBlock: from,
-      toBlock: latest,
+      fromBlock: BigInt(from),
+      toBlock: BigInt(latest),
     })
-    for (const log of parseTransfers(logs)) applyTransfer(ctx, log)
-    ctx.db.meta.set('scannedBlock', latest.toString())
+    const mine = parseTransfers(logs).filter((l) => ctx.db.sessions.byOtw(l.args.to))
+    if (mine.length) await ctx.durable()
+    const hash = await hashAt(ctx, latest)
+    ctx.db.transaction(() => {
+      for (const log of mine) applyTransfer(ctx, log)
+      if (hash) ctx.db.heads.add(latest, hash)
+      ctx.db.heads.prune(latest)
+      ctx.db.meta.set('scannedBlock', String(latest))
+    })
   }
 }
 
@@ -131,6 +231,13 @@ export async function processReportedTransaction(
       'TRANSACTION_DOES_NOT_FUND_SESSION',
       'That transaction does not transfer an accepted token to this session’s one-time wallet.',
     )
+  await ctx.durable().catch((e: unknown) => {
+    throw new ApiError(
+      503,
+      'CHAIN_STATE_UNAVAILABLE',
+      `The payment was seen but cannot be recorded yet: ${e instanceof Error ? e.message : e}`,
+    )
+  })
   for (const log of mine) applyTransfer(ctx, log)
   return { processed: true as const }
 }
@@ -147,18 +254,18 @@ export function createReturnWorker(ctx: Context) {
       inLane(ctx, s.otw_index, () =>
         sendFromOtw(
           ctx,
+          `return:${key}`,
           s.otw_index,
           t.token_symbol,
           t.from_address as Hex,
           BigInt(t.value_units),
-          () => {},
         ),
       )
         .then((hash) => {
           ctx.db.transfers.markReturned(t.tx_hash, t.log_index, hash)
           ctx.log(`returned ${t.value_units} ${t.token_symbol} units to ${t.from_address}`)
         })
-        .catch((e) => ctx.log(`return of ${key} failed: ${e}`))
+        .catch((e) => ctx.logEvery(`return of ${key}`, String(e)))
         .finally(() => busy.delete(key))
     }
   }

@@ -6,8 +6,10 @@ import {
   type Hex,
   keccak256,
   parseEther,
+  TransactionReceiptNotFoundError,
 } from 'viem'
 import { erc20Abi, tokenBySymbol } from '../chain/tokens.js'
+import type { OutgoingRow } from '../db.js'
 import type { Context } from './context.js'
 import { otwAccount } from './sessions.js'
 
@@ -26,25 +28,33 @@ export function inLane<T>(ctx: Context, otwIndex: number, fn: () => Promise<T>):
 export class RevertedError extends Error {}
 
 /**
- * Signs a token transfer from a one-time wallet, hands its hash to `record` before
- * broadcasting (so a crash can never lose track of a sent transfer), then
- * broadcasts it and waits for the receipt. The sandbox pays the OTW's gas.
+ * Sends a token transfer from a one-time wallet exactly once per `purpose`, write-ahead:
+ * the signed raw transaction is stored in SQLite (with `record`, in the same SQLite
+ * transaction) before it is broadcast. Called again for the same purpose (after a
+ * crash, a node outage, a chain rollback) it re-broadcasts the stored bytes, never a
+ * new transaction, and records the outcome once the chain state holding it is saved.
+ * Earlier unsettled transfers of the same wallet are settled first, so nonces never
+ * collide. The sandbox pays the OTW's gas.
  */
 export async function sendFromOtw(
   ctx: Context,
+  purpose: string,
   otwIndex: number,
   tokenSymbol: string,
   to: Address,
   value: bigint,
-  record: (hash: Hex) => void,
-) {
-  const { publicClient, testClient, chain } = ctx.chain
+  record: (hash: Hex) => void = () => {},
+): Promise<Hex> {
+  for (const earlier of ctx.db.outgoing.unsettled())
+    if (earlier.otw_index === otwIndex && earlier.purpose !== purpose) await settle(ctx, earlier)
+  const existing = ctx.db.outgoing.get(purpose)
+  if (existing) return settle(ctx, existing)
+
+  const { publicClient, chain } = ctx.chain
   const account = otwAccount(ctx, otwIndex)
   const token = tokenBySymbol(tokenSymbol)
   if (!token) throw new Error(`unknown token ${tokenSymbol}`)
-  const balance = await publicClient.getBalance({ address: account.address })
-  if (balance < parseEther('0.01'))
-    await testClient.setBalance({ address: account.address, value: parseEther('0.1') })
+  await ensureGas(ctx, account.address)
   const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, value] })
   const [nonce, fees, gas] = await Promise.all([
     publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' }),
@@ -65,17 +75,111 @@ export async function sendFromOtw(
     data,
     nonce,
     gas: (gas * 12n) / 10n,
-    maxFeePerGas: fees.maxFeePerGas,
+    // Room for the base fee to rise before a re-broadcast.
+    maxFeePerGas: fees.maxFeePerGas * 2n,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
   })
-  const hash = keccak256(raw)
-  record(hash)
-  await publicClient.sendRawTransaction({ serializedTransaction: raw })
-  return waitMined(ctx, hash)
+  const now = Date.now()
+  const row: OutgoingRow = {
+    purpose,
+    otw_index: otwIndex,
+    nonce,
+    hash: keccak256(raw),
+    raw,
+    state: 'SIGNED',
+    block_number: null,
+    error: null,
+    created_at: now,
+    updated_at: now,
+  }
+  ctx.db.transaction(() => {
+    ctx.db.outgoing.insert(row)
+    record(row.hash as Hex)
+  })
+  await ctx.testHooks.afterRecord?.(purpose)
+  return settle(ctx, row)
 }
 
-export async function waitMined(ctx: Context, hash: Hex) {
-  const receipt = await ctx.chain.publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 })
-  if (receipt.status !== 'success') throw new RevertedError(`transaction ${hash} reverted`)
+async function ensureGas(ctx: Context, address: Address) {
+  const { publicClient, testClient } = ctx.chain
+  const balance = await publicClient.getBalance({ address })
+  if (balance < parseEther('0.01'))
+    await testClient.setBalance({ address, value: parseEther('0.1') })
+}
+
+const receiptOf = (ctx: Context, hash: Hex) =>
+  ctx.chain.publicClient.getTransactionReceipt({ hash }).catch((e: unknown) => {
+    if (e instanceof TransactionReceiptNotFoundError) return undefined
+    throw e
+  })
+
+/**
+ * Waits for a broadcast transaction's receipt. Gives up (the background loop settles it
+ * again) after 10 s, or at once when anvil was restarted meanwhile: the restarted chain
+ * may not have it, so it must be broadcast again rather than waited for.
+ */
+async function waitReceipt(ctx: Context, hash: Hex) {
+  const epoch = ctx.chainEpoch()
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const receipt = await receiptOf(ctx, hash).catch(() => undefined)
+    if (receipt) return receipt
+    if (ctx.chainEpoch() !== epoch || Date.now() > deadline)
+      throw new Error(`transaction ${hash} is not mined yet`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** Brings a stored transfer to a mined (or reverted) outcome: broadcast again if the chain does not have it. */
+export async function settle(ctx: Context, row: OutgoingRow): Promise<Hex> {
+  const hash = row.hash as Hex
+  if (row.state === 'REVERTED') throw new RevertedError(row.error ?? `transaction ${hash} reverted`)
+  let receipt = await receiptOf(ctx, hash)
+  if (!receipt) {
+    const account = otwAccount(ctx, row.otw_index)
+    await ensureGas(ctx, account.address)
+    try {
+      await ctx.chain.publicClient.sendRawTransaction({ serializedTransaction: row.raw as Hex })
+    } catch (e) {
+      const text = e instanceof BaseError ? `${e.shortMessage} ${e.details}` : String(e)
+      if (/nonce too low/i.test(text) && !(await receiptOf(ctx, hash))) {
+        // Another transaction used this nonce (someone else holds the key): this one can never be mined.
+        ctx.db.outgoing.settle(row.purpose, {
+          state: 'REVERTED',
+          block_number: null,
+          error: `transaction ${hash} was replaced on chain`,
+        })
+        throw new RevertedError(`transaction ${hash} was replaced on chain`)
+      }
+      if (!/already known|already imported|nonce too low/i.test(text)) throw e
+    }
+    receipt = await waitReceipt(ctx, hash)
+  }
+  // The outcome is only recorded once the chain state that holds it is on disk.
+  await ctx.durable()
+  const reverted = receipt.status !== 'success'
+  ctx.db.outgoing.settle(row.purpose, {
+    state: reverted ? 'REVERTED' : 'MINED',
+    block_number: Number(receipt.blockNumber),
+    error: reverted ? `transaction ${hash} reverted` : null,
+  })
+  if (reverted) throw new RevertedError(`transaction ${hash} reverted`)
   return hash
+}
+
+/** Settles stored transfers nobody is waiting for (after a restart, or a chain that lost them). */
+export function createSettleWorker(ctx: Context) {
+  const busy = new Set<string>()
+  return function settleDue() {
+    for (const row of ctx.db.outgoing.unsettled()) {
+      if (busy.has(row.purpose)) continue
+      busy.add(row.purpose)
+      inLane(ctx, row.otw_index, () => {
+        const fresh = ctx.db.outgoing.get(row.purpose)!
+        return fresh.state === 'SIGNED' ? settle(ctx, fresh) : Promise.resolve(fresh.hash as Hex)
+      })
+        .catch((e) => ctx.logEvery(`transfer ${row.purpose}`, String(e)))
+        .finally(() => busy.delete(row.purpose))
+    }
+  }
 }

@@ -1,0 +1,131 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
+// tsx runs the CLI from source (no build needed); it is the demo app's dependency, found from there.
+const demoApp = fileURLToPath(new URL('../../../apps/demo', import.meta.url))
+
+/** A sandbox running as its own process (`paysession-sandbox start`), so tests can kill -9 it. */
+export interface SandboxProcess {
+  child: ChildProcess
+  apiUrl: string
+  rpcUrl: string
+  apiKey: string
+  /** Everything it printed so far. */
+  output: () => string
+  /** Resolves when it prints a line containing `text` (or already has). */
+  waitFor: (text: string, timeoutMs?: number) => Promise<void>
+  /** anvil's pid, from the data folder. */
+  anvilPid: () => number
+  exited: Promise<number | null>
+}
+
+export async function spawnSandbox(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'start', '--data-dir', dataDir], {
+    cwd: demoApp,
+    env: {
+      ...process.env,
+      PAYSESSION_PORT: '0',
+      PAYSESSION_CHAIN_PORT: '0',
+      PAYSESSION_POLL_INTERVAL_MS: '50',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  const waiters = new Set<() => void>()
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString()
+    for (const w of waiters) w()
+  }
+  child.stdout!.on('data', onData)
+  child.stderr!.on('data', onData)
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  )
+  const waitFor = (text: string, timeoutMs = 20_000) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!out.includes(text)) return
+        waiters.delete(check)
+        clearTimeout(timer)
+        resolve()
+      }
+      const timer = setTimeout(() => {
+        waiters.delete(check)
+        reject(
+          new Error(`no "${text}" from the sandbox within ${timeoutMs} ms; it printed:\n${out}`),
+        )
+      }, timeoutMs)
+      waiters.add(check)
+      void exited.then(() => {
+        if (!out.includes(text)) {
+          waiters.delete(check)
+          clearTimeout(timer)
+          reject(new Error(`the sandbox exited before "${text}"; it printed:\n${out}`))
+        }
+      })
+      check()
+    })
+  await waitFor('paysession sandbox is running')
+  const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(out)![1]!
+  return {
+    child,
+    apiUrl: field('API base URL'),
+    rpcUrl: field('Chain RPC URL'),
+    apiKey: field('Merchant API key'),
+    output: () => out,
+    waitFor,
+    anvilPid: () => JSON.parse(readFileSync(join(dataDir, 'anvil.pid'), 'utf8')).pid,
+    exited,
+  }
+}
+
+/** kill -9, and wait until the process is gone. */
+export async function kill9(sb: SandboxProcess) {
+  sb.child.kill('SIGKILL')
+  await sb.exited
+}
+
+export function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0)
+    // A zombie still answers signal 0; it is dead for our purposes.
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')
+  } catch {
+    return false
+  }
+}
+
+/** The sandbox's API as a merchant: status and JSON. */
+export function client(sb: { apiUrl: string; apiKey: string }) {
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${sb.apiUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${sb.apiKey}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    return { status: res.status, json: (await res.json()) as any }
+  }
+}
+
+/** Runs a one-shot CLI command (`webhooks retry`, ...) on a data folder; resolves with what it printed. */
+export function runCli(dataDir: string, args: string[]) {
+  return new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', cli, ...args, '--data-dir', dataDir],
+      { cwd: demoApp },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    ),
+  )
+}
