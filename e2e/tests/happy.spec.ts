@@ -174,6 +174,11 @@ test('merchant console: partial then final capture, the refund on chain, webhook
   await waitForStatus(order.id, 'FUNDED')
   await expect(status).toHaveText('FUNDED') // the console refreshes in place
   await expect(page.getByTestId('capturable')).toHaveText('14.50')
+  // The notice follows the capture: "started" becomes "completed", and a reload does not repeat it.
+  await expect(page.getByRole('status').filter({ hasText: 'Capture' })).toContainText(
+    'of 10.00 completed.',
+  )
+  await expect(page).toHaveURL(new RegExp(`/console\\?session=${order.id}$`))
   await page.screenshot({ path: testInfo.outputPath('console-partial.png') })
   await testInfo.attach('console-partial', {
     path: testInfo.outputPath('console-partial.png'),
@@ -189,6 +194,14 @@ test('merchant console: partial then final capture, the refund on chain, webhook
   )
   const done = await waitForStatus(order.id, 'SUCCEEDED')
   await expect(status).toHaveText('SUCCEEDED')
+  // Nothing is left to capture: the form gives way to what was captured and refunded.
+  await expect(page.locator('.capture-form')).toBeHidden()
+  await expect(page.locator('.capture-closed')).toContainText(
+    'Settled: 18.00 USDC captured, 6.50 USDC refunded to the customer.',
+  )
+  await expect(page.getByRole('status').filter({ hasText: 'Final capture' })).toContainText(
+    'of 8.00 completed, 6.50 refunded to the customer.',
+  )
   await expect(page.locator('table.captures tbody tr')).toHaveCount(2)
   await page.screenshot({ path: testInfo.outputPath('console-final.png'), fullPage: true })
   await testInfo.attach('console-final', {

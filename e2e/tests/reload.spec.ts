@@ -181,6 +181,49 @@ test('double click on pay: one prompt, one transfer', async ({ page }) => {
   expect(steps.filter((s) => s === 'confirmInWallet')).toHaveLength(1)
 })
 
+test('two pages at once: both press Pay at the same moment, one transfer on chain', async ({
+  context,
+}, testInfo) => {
+  const order = await createOrder('notebook')
+  const pages = [await context.newPage(), await context.newPage()]
+  await openCheckout(pages[0]!, order.path)
+  await connect(pages[0]!)
+  await chooseToken(pages[0]!, 'USDC')
+  // The second page shares the wallet connection (same site): straight to the token choice.
+  await openCheckout(pages[1]!, order.path)
+  await payButton(pages[1]!).click()
+  await waitForStep(pages[1]!, 'chooseToken')
+  await chooseToken(pages[1]!, 'USDC')
+  const sends = pages.map((page) => countSends(page))
+  // The moment: each page reads the customer's balance right before it records the payment and
+  // opens the wallet. Both reads are held until both pages are there, then answered together, so
+  // the two pages decide at the same instant (what two clicks a few ms apart can do by chance).
+  const balanceOfCustomer = `0x70a08231${customers[0].slice(2).toLowerCase().padStart(64, '0')}`
+  let release!: () => void
+  const together = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  let waiting = 0
+  for (const page of pages)
+    await page.route(
+      (url) => url.href.startsWith(env.rpc),
+      async (route) => {
+        if ((route.request().postData() ?? '').includes(balanceOfCustomer) && waiting < 2) {
+          if (++waiting === 2) release()
+          await together
+        }
+        await route.continue()
+      },
+    )
+  await Promise.all(pages.map((page) => reviewPayButton(page).click()))
+  await Promise.all(pages.map((page) => waitForStep(page, 'paid')))
+  for (const page of pages) await expectPaidView(page)
+  await state(pages[1]!, testInfo, 'two-pages-paid')
+  expect(waiting).toBe(2)
+  expect(sends.flat()).toHaveLength(1)
+  await expectPaidOnce(order.id)
+})
+
 test('the same session in two tabs: one transfer, both end paid', async ({ context }, testInfo) => {
   const order = await createOrder('notebook')
   const first = await context.newPage()

@@ -15,7 +15,10 @@
 // approveSafe, ...). `selectAccount('smart')` and `selectAccount('safe')` pick the contract accounts.
 ;(() => {
   const script = document.currentScript
-  const config = JSON.parse(script?.dataset.config ?? '{}')
+  // The demo's /sandbox-wallet.js replaces this line with its sandbox's configuration, so a page
+  // can load the wallet with no data-config (docs/demo.md, "The sandbox wallet on your own page").
+  const defaults = '{}'
+  const config = JSON.parse(script?.dataset.config ?? defaults)
   if (!config.rpcUrl || window.__sandboxWallet) return
 
   const storageKey = 'sandboxWallet'
@@ -477,6 +480,8 @@
     .dot { flex: none; width: 8px; height: 8px; border-radius: 50%; background: #b7bfbb; }
     .dot.on { background: #2f9e6e; }
     .link { flex: none; white-space: nowrap; background: none; border: 0; color: #2f5d50; cursor: pointer; padding: 0; text-decoration: underline; }
+    /* In a page's slot ([data-sandbox-wallet-slot]) the badge sits in the flow and covers nothing. */
+    :host([inline]) .badge { position: static; max-width: 100%; box-shadow: none; padding: 4px 8px; }
     /* On a phone the name gives way to the customer picker; it stays for screen readers. */
     @media (max-width: 480px) {
       .badge { gap: 6px; padding: 6px 8px; }
@@ -500,6 +505,13 @@
     footer button { flex: 1; padding: 10px 12px; border-radius: 10px; font-weight: 600; cursor: pointer; border: 1px solid #cfd6d3; background: #fff; color: #1d2a26; }
     footer button.approve { background: #2f5d50; border-color: #2f5d50; color: #fff; }
     button:focus-visible, select:focus-visible { outline: 3px solid #f4c542; outline-offset: 2px; }
+    @media (prefers-color-scheme: dark) {
+      .badge, dialog, footer button { background: #1b2421; color: #e6efe9; border-color: #3a4a44; }
+      .badge select { background: #24302c; border-color: #3a4a44; }
+      header, header small, .origin, dt { color: #a8b8b1; border-color: #2c3834; }
+      .link { color: #9fd3bf; }
+      footer button.approve { background: #7cc4a8; border-color: #7cc4a8; color: #0d1a15; }
+    }
   `
   root.innerHTML = `
   <div class="badge" part="badge">
@@ -591,7 +603,9 @@
   }
 
   function mount() {
-    document.body.append(host)
+    const slot = document.querySelector('[data-sandbox-wallet-slot]')
+    if (slot) host.setAttribute('inline', '')
+    ;(slot ?? document.body).append(host)
     render()
   }
   if (document.body) mount()

@@ -21,6 +21,11 @@ const repoRoot = resolve(appRoot, '..', '..')
 // Checked before anything starts, so a typo fails fast.
 const fundingWindowSeconds = seconds('PAYSESSION_FUNDING_WINDOW_SECONDS')
 const tokenTtlSeconds = seconds('PAYSESSION_TOKEN_TTL_SECONDS')
+const forwardTo = env.PAYSESSION_WEBHOOK_URL || undefined
+if (forwardTo && !/^https?:\/\//.test(forwardTo)) {
+  console.error(`PAYSESSION_WEBHOOK_URL must be an http(s) URL, not "${forwardTo}".`)
+  process.exit(1)
+}
 
 const spa = await buildSpa({
   appRoot,
@@ -39,9 +44,11 @@ const demo = await startDemo({
     webhookSecret: env.PAYSESSION_WEBHOOK_SECRET || undefined,
     fundingWindowSeconds,
     tokenTtlSeconds,
-    // PAYSESSION_WEBHOOK_URL is not read: the demo points the sandbox at its own /webhooks.
+    // The sandbox posts to the demo's own /webhooks; PAYSESSION_WEBHOOK_URL gets them forwarded.
     quiet: true,
   },
+  forwardWebhooksTo: forwardTo,
+  hosts: (env.PAYSESSION_DEMO_HOSTS ?? '').split(',').filter(Boolean),
 }).catch((error: unknown) => {
   const text = error instanceof Error ? error.message : String(error)
   console.error(`The demo could not start: ${text}`)
@@ -68,6 +75,9 @@ const lines = [
   `  Sandbox API       ${sb.apiUrl}   key ${sb.apiKey}`,
   `  Chain RPC         ${sb.rpcUrl}   chain id ${sb.chainId}`,
   `  Webhooks          ${demo.url}/webhooks, verified with the sandbox's secret`,
+  ...(forwardTo
+    ? [`  Forwarded to      ${forwardTo} (PAYSESSION_WEBHOOK_URL), signature included`]
+    : []),
   `  Data folder       ${sb.dataDir ?? '(memory)'}`,
   '',
   '  The built-in "Sandbox Wallet" pays as a funded test customer, in any browser.',

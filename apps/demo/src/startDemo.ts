@@ -23,6 +23,10 @@ export type DemoOptions = {
   port?: number
   /** Passed to the in-process sandbox; its webhook URL is set to this server's /webhooks. */
   sandbox?: SandboxOptions
+  /** Also forward every verified webhook here (PAYSESSION_WEBHOOK_URL), signature included. */
+  forwardWebhooksTo?: string | undefined
+  /** Host names to answer to besides 127.0.0.1, localhost and [::1] (PAYSESSION_DEMO_HOSTS). */
+  hosts?: string[]
 }
 
 export type Demo = {
@@ -44,6 +48,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       secret: sandbox.webhookSecret,
       client,
       sessionTokenOf: (id) => orders.get(id)?.sessionToken,
+      file: dataDir ? join(dataDir, 'demo-webhooks.jsonl') : undefined,
+      forwardTo: options.forwardWebhooksTo,
     })
     const tokens = Object.values(sandbox.tokens)
     let webhookUrl = ''
@@ -75,6 +81,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         safe: sandbox.accounts.safe,
       },
       webhookUrl: () => webhookUrl,
+      forwardUrl: options.forwardWebhooksTo,
+      ...(options.hosts ? { hosts: options.hosts } : {}),
       paths: {
         assets: join(appRoot, 'public'),
         cdn: checkoutCdnDir(),

@@ -1,34 +1,105 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { request as httpRequest } from 'node:http'
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { signWebhook } from '@paysession/sandbox'
-import { createPaySessionClient, type PaySessionClient } from '@paysession/server'
+import {
+  createPaySessionClient,
+  type PaySessionClient,
+  verifyWebhookSignature,
+} from '@paysession/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createWebhookLog } from '../src/server/webhookLog.ts'
 import { checkoutCdnDir, type Demo, startDemo } from '../src/startDemo.ts'
 
 let demo: Demo
 let client: PaySessionClient
+/** A developer's own endpoint (PAYSESSION_WEBHOOK_URL): records what the demo forwards to it. */
+let receiver: Server
+const forwarded: { body: string; signature: string | undefined }[] = []
 
 beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk) => {
+      body += chunk
+    })
+    req.on('end', () => {
+      forwarded.push({ body, signature: req.headers['paysession-signature']?.toString() })
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"jsonrpc":"2.0","result":"ok"}')
+    })
+  })
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
   demo = await startDemo({
     port: 0,
     sandbox: { port: 0, chainPort: 0, quiet: true, pollIntervalMs: 50, webhookBaseDelayMs: 50 },
+    forwardWebhooksTo: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
   })
   client = createPaySessionClient({ baseUrl: demo.sandbox.apiUrl, apiKey: demo.sandbox.apiKey })
 })
 
 afterAll(async () => {
   await demo?.stop()
+  await new Promise((resolve) => receiver?.close(resolve))
 })
 
 const get = (path: string) => fetch(`${demo.url}${path}`, { redirect: 'manual' })
 
-function post(path: string, form: Record<string, string>) {
+function post(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
   return fetch(`${demo.url}${path}`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(form).toString(),
+  })
+}
+
+/** The console's per-process token, read from the console page as a browser would. */
+async function consoleToken(): Promise<string> {
+  const page = await (await get('/console')).text()
+  const token = /name="csrf" value="([^"]+)"/.exec(page)?.[1]
+  expect(token).toBeTruthy()
+  return token!
+}
+
+/** A capture from the console form, as the merchant's browser posts it. */
+async function capture(id: string, amount: string, final: boolean) {
+  return post(`/console/sessions/${id}/captures`, {
+    csrf: await consoleToken(),
+    amount,
+    final: String(final),
+  })
+}
+
+/** A raw HTTP request with headers fetch would not let us set (Host). */
+function rawRequest(options: {
+  method?: string
+  path: string
+  headers?: Record<string, string>
+  body?: string
+}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const { port } = new URL(demo.url)
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: options.path,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+      },
+      (res) => {
+        let body = ''
+        res.on('data', (chunk) => {
+          body += chunk
+        })
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
+      },
+    ).on('error', reject)
+    req.end(options.body)
   })
 }
 
@@ -144,14 +215,11 @@ describe('payment, webhooks and captures', () => {
     expect(live.html).toContain('Payment received')
     const page = await (await get(`/orders/${id}`)).text()
     expect(page).toContain('Field Notebook')
-    expect(page).toContain('data-testid="order-status">FUNDED')
+    expect(page).toContain('data-testid="order-status" data-status="FUNDED">Paid<')
   })
 
   it('captures part, then the rest with a refund, from the console', async () => {
-    const partial = await post(`/console/sessions/${id}/captures`, {
-      amount: '5.00',
-      final: 'false',
-    })
+    const partial = await capture(id, '5.00', false)
     expect(partial.status).toBe(303)
     expect(decodeURIComponent(partial.headers.get('location')!)).toMatch(
       /notice=Capture cap_[0-9a-f]+ of 5\.00 started/,
@@ -161,7 +229,7 @@ describe('payment, webhooks and captures', () => {
       return s.status === 'FUNDED' && s.captures?.[0]?.status === 'CAPTURED'
     })
 
-    const final = await post(`/console/sessions/${id}/captures`, { amount: '4.00', final: 'true' })
+    const final = await capture(id, '4.00', true)
     expect(decodeURIComponent(final.headers.get('location')!)).toContain('notice=Final capture')
     const session = await waitFor(async () => {
       const s = await client.getSession(id)
@@ -176,27 +244,58 @@ describe('payment, webhooks and captures', () => {
     expect(page).toContain(last.refundTransferTransactionHash!.slice(0, 8))
     // Balances read from the chain: the treasury got 9.00, customer 0 paid 12.00 and got 3.00 back.
     expect(page).toMatch(/Treasury[\s\S]*?9\.00/)
-    expect(page).toMatch(/Customer[\s\S]*?9991\.00/)
+    expect(page).toMatch(/Customer[\s\S]*?9,991\.00/)
     await waitFor(() =>
       demo.webhooks.entries.find((e) => e.paymentSessionId === id && e.status === 'SUCCEEDED'),
     )
     const live = await (await get(`/console/live?session=${id}`)).json()
     expect(live.status).toBe('SUCCEEDED')
     expect(live.webhooks).toContain('SUCCEEDED')
+    // Nothing is left to capture: the form gives way to what happened, live and on reload.
+    expect(live.closed).toContain('3.00 USDC</strong> refunded')
+    expect(live.captures).toHaveLength(2)
+    expect(live.captures[1]).toMatchObject({ status: 'CAPTURED', refundAmount: '3.00' })
+    expect(page).toMatch(/<form [^>]*class="capture-form" hidden/)
+    expect(page).toContain('9.00 USDC</strong> captured')
+
+    // The customer's order page says what came back, exactly.
+    const order = await (await get(`/orders/${id}`)).text()
+    expect(order).toContain(
+      '$12.00 <span class="refund" data-testid="order-refund">3.00 USDC refunded',
+    )
+    expect(order).toContain('data-status="SUCCEEDED">Complete<')
+  })
+
+  it('forwards each verified webhook, byte for byte with its signature, to PAYSESSION_WEBHOOK_URL', async () => {
+    const funded = await waitFor(() =>
+      forwarded.find((f) => f.body.includes(id) && f.body.includes('"FUNDED"')),
+    )
+    const verified = verifyWebhookSignature({
+      secret: demo.sandbox.webhookSecret,
+      header: funded.signature ?? null,
+      body: new TextEncoder().encode(funded.body),
+      toleranceSeconds: 3600,
+    })
+    expect(verified.ok).toBe(true)
+    const entry = await waitFor(() =>
+      demo.webhooks.entries.find(
+        (e) => e.paymentSessionId === id && e.status === 'FUNDED' && e.forwarded !== undefined,
+      ),
+    )
+    expect(entry.forwarded).toBe(200)
   })
 
   it('shows the service refusing a capture of a session that is not FUNDED', async () => {
     const unpaid = (await buy('beanie')).id
-    const res = await post(`/console/sessions/${unpaid}/captures`, {
-      amount: '1.00',
-      final: 'true',
-    })
+    const res = await capture(unpaid, '1.25', true)
     const location = decodeURIComponent(res.headers.get('location')!)
     expect(location).toContain('error=Capture refused')
     expect(location).toContain('SESSION_NOT_CAPTURABLE')
     const page = await (await get(res.headers.get('location')!)).text()
     expect(page).toContain('SESSION_NOT_CAPTURABLE')
     expect(page).toMatch(/<fieldset\s+disabled/)
+    // What the merchant typed is still there, and the live refresh will not overwrite it.
+    expect(page).toMatch(/id="capture-amount"[^>]*value="1\.25" data-typed/)
   })
 })
 
@@ -267,5 +366,166 @@ describe('assets', () => {
         .end()
     })
     expect(status).toBe(404)
+  })
+})
+
+describe('browser safety', () => {
+  it('sends a Content-Security-Policy, nosniff, frame-ancestors and a referrer policy', async () => {
+    for (const path of ['/', '/console', '/assets/styles.css']) {
+      const res = await get(path)
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(res.headers.get('referrer-policy')).toBe('same-origin')
+      expect(res.headers.get('x-frame-options')).toBe('DENY')
+      const csp = res.headers.get('content-security-policy') ?? ''
+      expect(csp).toContain("frame-ancestors 'none'")
+      expect(csp).toContain("script-src 'self';")
+      expect(csp).toContain("default-src 'self'")
+      // The widget talks to the service and the chain, and to nothing else.
+      expect(csp).toContain(
+        `connect-src 'self' ${new URL(demo.sandbox.apiUrl).origin} ${demo.sandbox.rpcUrl}`,
+      )
+    }
+    // The policy forbids inline scripts: no page has one.
+    const { location } = await buy('notebook')
+    for (const path of ['/', '/console', location]) {
+      const page = await (await get(path)).text()
+      for (const tag of page.match(/<script\b[^>]*>/g) ?? []) expect(tag).toMatch(/\ssrc="/)
+    }
+  })
+
+  it('refuses a request whose Host names another site', async () => {
+    const { port } = new URL(demo.url)
+    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`]) {
+      const res = await rawRequest({ path: '/console', headers: { host } })
+      expect(res.status, host).toBe(421)
+      expect(res.body).not.toContain('Merchant console')
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      expect((await rawRequest({ path: '/', headers: { host } })).status, host).toBe(200)
+    }
+  })
+
+  it('captures only with the console token, and only from this site', async () => {
+    const id = (await buy('mug')).id
+    await demo.sandbox.pay(id)
+    await waitFor(async () => (await client.getSession(id)).status === 'FUNDED')
+    const token = await consoleToken()
+    const form = { amount: '1.00', final: 'false' }
+    const { host } = new URL(demo.url)
+
+    // No token, a wrong one: refused before the service is asked.
+    expect((await post(`/console/sessions/${id}/captures`, form)).status).toBe(403)
+    const forged = await post(`/console/sessions/${id}/captures`, { ...form, csrf: 'x'.repeat(43) })
+    expect(forged.status).toBe(403)
+    // A page on another site posting the form (the browser adds Origin and Sec-Fetch-Site).
+    const crossSite = await post(
+      `/console/sessions/${id}/captures`,
+      { ...form, csrf: token },
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    )
+    expect(crossSite.status).toBe(403)
+    expect(
+      (
+        await post(
+          `/console/sessions/${id}/captures`,
+          { ...form, csrf: token },
+          { 'sec-fetch-site': 'same-site' },
+        )
+      ).status,
+    ).toBe(403)
+    expect(
+      (
+        await post(
+          `/console/sessions/${id}/captures`,
+          { ...form, csrf: token },
+          { origin: 'http://localhost:1' },
+        )
+      ).status,
+    ).toBe(403)
+    // Nor may another site start checkouts in the shop's name.
+    const shop = await post(
+      '/checkout',
+      { product: 'mug', integration: 'script', cart: crypto.randomUUID() },
+      { origin: 'https://evil.example' },
+    )
+    expect(shop.status).toBe(403)
+    expect((await client.getSession(id)).captures ?? []).toHaveLength(0)
+
+    // The console itself: same origin, with the token in the form (or the x-csrf-token header).
+    const same = await post(`/console/sessions/${id}/captures`, form, {
+      origin: `http://${host}`,
+      'sec-fetch-site': 'same-origin',
+      'x-csrf-token': token,
+    })
+    expect(same.status).toBe(303)
+    expect(decodeURIComponent(same.headers.get('location')!)).toContain('of 1.00 started')
+    expect((await client.getSession(id)).captures).toHaveLength(1)
+  })
+})
+
+describe('the sandbox wallet on any page', () => {
+  it('is served ready-configured at /sandbox-wallet.js', async () => {
+    const res = await get('/sandbox-wallet.js')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    expect(res.headers.get('content-type')).toContain('javascript')
+    const text = await res.text()
+    const line = /const defaults = (".*")\n/.exec(text)?.[1]
+    expect(line).toBeTruthy()
+    const config = JSON.parse(JSON.parse(line!))
+    expect(config).toMatchObject({ rpcUrl: demo.sandbox.rpcUrl, chainId: 31337 })
+    expect(config.accounts).toHaveLength(demo.sandbox.customers.length)
+    expect(config.tokens.map((t: { symbol: string }) => t.symbol)).toContain('USDC')
+  })
+})
+
+describe('webhook log', () => {
+  it('survives a restart, and a line torn by a crash loses only that line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'demo-webhooks-'))
+    const file = join(dir, 'demo-webhooks.jsonl')
+    try {
+      const text = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'evt_persist',
+        method: 'paysession_paymentStatusUpdate',
+        params: [
+          {
+            merchantId: 'merchant_sandbox',
+            paymentSessionId: 'ps_000000000000000000000000',
+            status: 'FUNDED',
+            updatedAt: new Date().toISOString(),
+          },
+        ],
+      })
+      const first = createWebhookLog({ secret: 'whsec_test', client, file })
+      const forged = () =>
+        new Request('http://127.0.0.1/webhooks', {
+          method: 'POST',
+          headers: { 'paysession-signature': signWebhook('whsec_other', text) },
+          body: text,
+        })
+      expect((await first.handler(forged())).status).toBe(401)
+      await waitFor(() => first.entries.length === 1) // logged once the body was read back
+      // kill -9 in the middle of the next line:
+      appendFileSync(file, '{"receivedAt":"2026-')
+
+      const second = createWebhookLog({ secret: 'whsec_test', client, file })
+      expect(second.entries).toEqual(first.entries)
+      expect(second.entries[0]).toMatchObject({ id: 'evt_persist', reason: 'SIGNATURE_MISMATCH' })
+      await second.handler(forged())
+      await waitFor(() => second.entries.length === 2)
+      const third = createWebhookLog({ secret: 'whsec_test', client, file })
+      expect(third.entries).toHaveLength(2)
+
+      // Past twice the 500 kept entries the file is rewritten (temp file + rename) to the newest.
+      for (let i = 0; i < 1000; i++) await third.handler(forged())
+      await waitFor(() => readFileSync(file, 'utf8').split('\n').length <= 502)
+      expect(existsSync(`${file}.tmp`)).toBe(false)
+      const fourth = createWebhookLog({ secret: 'whsec_test', client, file })
+      expect(fourth.entries).toHaveLength(500)
+      expect(fourth.entries).toEqual(third.entries)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -86,6 +86,8 @@ export async function openPage(
     account?: 'smart' | 'safe'
     /** Another service: its API base and chain RPC. */
     service?: { api: string; rpc: string }
+    /** More attributes for the element (`expected-amount`, another `api-base`...). */
+    attributes?: Record<string, string>
   } = {},
 ) {
   const service = options.service ?? { api: env.api, rpc: env.rpc }
@@ -111,6 +113,7 @@ export async function openPage(
     ...(options.logo ? { 'merchant-logo': options.logo } : {}),
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.theme ? { theme: options.theme } : {}),
+    ...options.attributes,
   })
   await page.goto(`${env.page}/test/pages/index.html?${query}`)
   return { errors }
@@ -164,3 +167,31 @@ export const smallTapTargets = (page: Page) =>
         : []
     })
   })
+
+/** How many ERC-20 Transfer logs went to the session's one-time wallet, read from the chain. */
+export async function transfersTo(session: Session): Promise<number> {
+  const read = await fetch(`${env.api}/api/v1/payment-sessions/${session.paymentSessionId}`, {
+    headers: { authorization: `Bearer ${env.apiKey}` },
+  })
+  const otw: string = (await read.json()).oneTimeWalletAddress
+  const response = await fetch(env.rpc, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_getLogs',
+      params: [
+        {
+          fromBlock: '0x0',
+          topics: [
+            '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+            null,
+            `0x${otw.slice(2).toLowerCase().padStart(64, '0')}`,
+          ],
+        },
+      ],
+    }),
+  })
+  return ((await response.json()).result as unknown[]).length
+}

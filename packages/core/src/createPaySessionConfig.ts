@@ -1,4 +1,3 @@
-import { normalizeApiBase } from '@paysession/protocol'
 import { QueryClient } from '@tanstack/query-core'
 import {
   type CreateConnectorFn,
@@ -10,6 +9,7 @@ import {
 import type { Chain } from 'viem'
 import { createRegistry } from './registry/registry.js'
 import type { Registry } from './registry/types.js'
+import { checkApiBase } from './utils/apiBase.js'
 import { getDefaultStorage, type PaySessionStorage } from './utils/storage.js'
 
 export type PollingSettings = {
@@ -20,10 +20,19 @@ export type PollingSettings = {
   /** First retry delay after an error (ms); doubles up to `maxRetryDelay`. */
   retryDelay: number
   maxRetryDelay: number
+  /**
+   * 0 to 1: how random each wait is, so checkouts opened (or recovering) together do not poll
+   * together. Intervals are drawn from interval × [1 − jitter/2, 1 + jitter/2] (the same mean),
+   * retry delays from backoff × [1 − jitter, 1] (full jitter at 1). Default 1; 0 is exact.
+   */
+  jitter: number
 }
 
 export type CreatePaySessionConfigParameters = {
-  /** Service base URL, with or without `/api/v1`. */
+  /**
+   * Service base URL, with or without `/api/v1`. Must be `https:` (`http:` only for localhost,
+   * 127.0.0.1 and [::1]): otherwise `INSECURE_API_BASE` is thrown.
+   */
   apiBase: string
   fetch?: typeof fetch
   /** Where the "never twice" payment records live. Defaults to `localStorage`, else memory. */
@@ -69,7 +78,7 @@ export function createPaySessionConfig(
   const registry =
     parameters.registry ?? createRegistry({ localRpcUrl: parameters.rpcUrls?.[31337] })
   return {
-    apiBase: normalizeApiBase(parameters.apiBase),
+    apiBase: checkApiBase(parameters.apiBase),
     fetch: parameters.fetch ?? ((...args) => globalThis.fetch(...args)),
     storage: parameters.storage ?? getDefaultStorage(),
     registry,
@@ -80,6 +89,7 @@ export function createPaySessionConfig(
       idleInterval: 8_000,
       retryDelay: 1_000,
       maxRetryDelay: 30_000,
+      jitter: 1,
       ...parameters.polling,
     },
     confirmations: parameters.confirmations ?? 1,

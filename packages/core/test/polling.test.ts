@@ -42,6 +42,8 @@ test('polling schedule: idle and active intervals, backoff on errors, stop for g
       activeInterval: 1_000,
       retryDelay: 1_000,
       maxRetryDelay: 4_000,
+      // The exact schedule; how jitter spreads it is polling-spread.test.ts.
+      jitter: 0,
     },
     fetch: async (input, init) => {
       started++

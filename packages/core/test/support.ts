@@ -401,3 +401,71 @@ export async function startFlakyProxy(
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
+
+/**
+ * A real HTTP JSON-RPC proxy in front of anvil that refuses `eth_getLogs` over more than
+ * `maxRange` blocks, with the answer a hosted RPC gives (Alchemy's wording): what a browser meets
+ * on a fast chain. Records every `eth_getLogs` range it saw and whether it was served.
+ */
+export async function startRangeLimitedRpc(target: string, maxRange: number) {
+  const ranges: { from: bigint; to: bigint; served: boolean }[] = []
+  const call = async (body: unknown) => {
+    const response = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    return response.json() as Promise<{ result?: unknown }>
+  }
+  const block = async (tag: unknown) => {
+    if (tag === undefined || tag === 'latest' || tag === 'pending' || tag === 'safe')
+      return BigInt(
+        (await call({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber' })).result as Hex,
+      )
+    if (tag === 'earliest') return 0n
+    return BigInt(tag as Hex)
+  }
+  const answer = async (request: { id: unknown; method: string; params?: unknown[] }) => {
+    if (request.method === 'eth_getLogs') {
+      const filter = (request.params?.[0] ?? {}) as { fromBlock?: unknown; toBlock?: unknown }
+      const from = await block(filter.fromBlock ?? 'latest')
+      const to = await block(filter.toBlock)
+      const served = to - from + 1n <= BigInt(maxRange)
+      ranges.push({ from, to, served })
+      if (!served)
+        return {
+          jsonrpc: '2.0',
+          id: request.id,
+          error: {
+            code: -32602,
+            message: `Log response size exceeded. You can make eth_getLogs requests with up to a ${maxRange} block range.`,
+          },
+        }
+    }
+    return call(request)
+  }
+  const server = createServer((req, res) => {
+    let text = ''
+    req.on('data', (chunk) => {
+      text += chunk
+    })
+    req.on('end', async () => {
+      try {
+        const body = JSON.parse(text)
+        const result = Array.isArray(body)
+          ? await Promise.all(body.map(answer))
+          : await answer(body)
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result))
+      } catch (error) {
+        res.writeHead(500).end(String(error))
+      }
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    ranges,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}

@@ -15,6 +15,9 @@ export const customerMessages = {
   TRANSACTION_DOES_NOT_FUND_SESSION: 'This transaction does not pay this checkout.',
   TRANSACTION_REVERTED: 'The transaction failed on chain. No funds were moved.',
   INVALID_TRANSACTION_HASH: 'The transaction reference is not valid.',
+  // The merchant page's settings (core checks them before anything is requested or offered)
+  INSECURE_API_BASE: 'This checkout is not set up securely. Please contact the merchant.',
+  SESSION_MISMATCH: 'This payment does not match your order. Please contact the merchant.',
   // Talking to the service
   API_UNAVAILABLE: 'The payment service is unreachable. Please try again.',
   API_ERROR: 'The payment service refused the request.',

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   createMemoryDedupeStore,
   createWebhookHandler,
+  isPaySessionError,
   type PaymentStatusUpdateEvent,
+  PaySessionError,
   toNodeListener,
   verifyWebhookSignature,
   type WebhookDedupeStore,
@@ -132,11 +134,35 @@ describe('webhook handler: signature', () => {
     expect(events[0]?.merchantId).toBe('Café Müller ☕')
   })
 
-  it('without a secret accepts unsigned updates and marks them unverified', async () => {
-    const { handler, events } = setup({ secret: undefined })
+  it('with insecureNoSignature accepts unsigned updates and marks them unverified', async () => {
+    const { handler, events } = setup({ secret: undefined, insecureNoSignature: true })
     const response = await handler(webhookRequest(statusUpdate('evt_unsigned')))
     expect(response.status).toBe(200)
     expect(events[0]?.verified).toBe(false)
+  })
+
+  it('refuses to be created without a secret unless the merchant opts out', () => {
+    const onEvent = () => {}
+    // process.env.PAYSESSION_WEBHOOK_SECRET unset, or set to an empty string.
+    for (const missing of [undefined, '']) {
+      let thrown: unknown
+      try {
+        createWebhookHandler({ secret: missing, onEvent })
+      } catch (error) {
+        thrown = error
+      }
+      expect(isPaySessionError(thrown, 'INVALID_CONFIG')).toBe(true)
+      expect((thrown as PaySessionError).shortMessage).toContain('insecureNoSignature: true')
+    }
+    expect(() => createWebhookHandler({ onEvent })).toThrow(PaySessionError)
+    expect(() => createWebhookHandler({ onEvent, insecureNoSignature: false })).toThrow(
+      /needs the secret/,
+    )
+    // Both at once is a contradiction, not a choice.
+    expect(() => createWebhookHandler({ secret, onEvent, insecureNoSignature: true })).toThrow(
+      /both a secret and insecureNoSignature/,
+    )
+    expect(typeof createWebhookHandler({ onEvent, insecureNoSignature: true })).toBe('function')
   })
 
   it('verifyWebhookSignature accepts any matching v1 (secret rotation)', () => {

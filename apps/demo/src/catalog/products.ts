@@ -52,9 +52,3 @@ export const products: Product[] = [
 export function productById(id: string | null | undefined): Product | undefined {
   return products.find((p) => p.id === id)
 }
-
-/** "$12.00", "€39.00"; other currencies as "12.00 XYZ". */
-export function formatPrice(amount: string, currency: string): string {
-  const symbol = ({ USD: '$', EUR: '€' } as Record<string, string>)[currency]
-  return symbol ? `${symbol}${amount}` : `${amount} ${currency}`
-}

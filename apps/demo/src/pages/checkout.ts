@@ -1,4 +1,5 @@
-import { formatPrice, type Product } from '../catalog/products.js'
+import { formatPrice } from '../catalog/money.js'
+import type { Product } from '../catalog/products.js'
 import type { Order } from '../server/orders.js'
 import { html, type SafeHtml } from './html.js'
 import { illustration } from './illustration.js'
@@ -52,18 +53,22 @@ export function orderSummary(order: Order, product: Product): SafeHtml {
 /** `/checkout/:id`: the widget embedded the way most merchants would, with one script tag. */
 export function checkoutPage(options: CheckoutPageOptions): string {
   const { order, product } = options
-  const snippet = `<script type="module" src="/cdn/paysession-checkout.js"${options.integrity ? `\n        integrity="${options.integrity}" crossorigin="anonymous"` : ''}></script>
+  const snippet = `<!-- Sandbox only: a test wallet (real customers bring their own). A classic
+     script, first, so it announces itself before the checkout looks for wallets. -->
+<script src="/assets/sandbox-wallet.js" data-config='{"rpcUrl":"${options.wallet.rpcUrl}","chainId":${options.wallet.chainId},…}'></script>
+
+<!-- The checkout: the one script a merchant adds. -->
+<script type="module" src="/cdn/paysession-checkout.js"${options.integrity ? `\n        integrity="${options.integrity}" crossorigin="anonymous"` : ''}></script>
+
+<!-- This shop's own page script: the local chain's RPC for the widget,
+     and the "View your order" link once the widget fires paysession-paid. -->
+<script type="module" src="/assets/checkout.js"></script>
 
 <paysession-checkout
   session-id="${order.paymentSessionId}"
   session-token="<the token your server got at creation>"
   api-base="${options.apiBase}"${options.relayUrl ? `\n  relay-url="${options.relayUrl}"` : ''}>
-</paysession-checkout>
-
-<!-- Sandbox only: the local chain's RPC, when anvil is not on 127.0.0.1:8545 -->
-<script type="module">
-  document.querySelector('paysession-checkout').rpcUrls = { ${options.wallet.chainId}: '${options.wallet.rpcUrl}' }
-</script>`
+</paysession-checkout>`
   return layout({
     title: 'Checkout',
     active: 'shop',
@@ -101,7 +106,7 @@ ${
 </div>
 <details class="card how">
   <summary>How this page embeds the checkout</summary>
-  <p>The merchant server created the payment session with its API key (<code>@paysession/server</code>) and rendered this page with the session's id and short-lived token. The page needs nothing else:</p>
+  <p>The merchant server created the payment session with its API key (<code>@paysession/server</code>) and rendered this page with the session's id and short-lived token. The page loads three scripts, in this order: the sandbox's test wallet, the checkout, and this shop's own few lines (<code>/assets/checkout.js</code>). Only the checkout is needed on a real network. No inline script: the page runs under a strict Content-Security-Policy.</p>
   <pre><code>${snippet}</code></pre>
 </details>`,
   })

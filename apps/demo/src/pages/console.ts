@@ -1,5 +1,6 @@
 import type { PaymentSession } from '@paysession/server'
-import { formatPrice, productById } from '../catalog/products.js'
+import { formatPrice, groupDigits, sumDecimals } from '../catalog/money.js'
+import { productById } from '../catalog/products.js'
 import type { Order } from '../server/orders.js'
 import type { WebhookLogEntry } from '../server/webhookLog.js'
 import { html, type SafeHtml, short } from './html.js'
@@ -13,7 +14,7 @@ export type ConsoleData = {
   balances: { label: string; address: string; values: Record<string, string> }[]
   tokens: string[]
   webhooks: WebhookLogEntry[]
-  facts: { apiUrl: string; rpcUrl: string; webhookUrl: string }
+  facts: { apiUrl: string; rpcUrl: string; webhookUrl: string; forwardUrl?: string | undefined }
 }
 
 const time = (iso: string | undefined) =>
@@ -55,9 +56,9 @@ export function detailFragment(data: ConsoleData): SafeHtml {
   const captures = s.captures ?? []
   return html`<dl class="facts facts-row">
   <div><dt>Status</dt><dd data-testid="session-status">${badge(s.status)}</dd></div>
-  <div><dt>Amount</dt><dd>${s.amount ?? '—'} ${s.currency ?? ''}</dd></div>
+  <div><dt>Amount</dt><dd>${s.amount ? groupDigits(s.amount) : '—'} ${s.currency ?? ''}</dd></div>
   <div><dt>Token</dt><dd>${s.tokenSymbol ?? '—'}</dd></div>
-  <div><dt>Captured</dt><dd>${s.capturedAmount ?? '0.00'}</dd></div>
+  <div><dt>Captured</dt><dd>${groupDigits(s.capturedAmount ?? '0.00')}</dd></div>
   <div><dt>Capturable</dt><dd data-testid="capturable">${s.capturableAmount ?? '0.00'}</dd></div>
 </dl>
 <dl class="facts facts-row">
@@ -69,15 +70,15 @@ export function detailFragment(data: ConsoleData): SafeHtml {
 ${
   captures.length === 0
     ? html`<p class="empty">No captures yet.</p>`
-    : html`<table class="table captures">
+    : html`<table class="table captures stack">
   <thead><tr><th>Capture</th><th class="num">Amount</th><th class="num">Refund</th><th>Status</th><th>Tx hashes</th></tr></thead>
   <tbody>${captures.map(
     (c) => html`<tr>
-    <td><strong>${c.finalCapture ? 'Final' : 'Partial'}</strong><br><code class="muted" title="${c.captureId}">${short(c.captureId, 8, 4)}</code></td>
-    <td class="num">${c.captureAmount}</td>
-    <td class="num">${c.refundAmount}</td>
-    <td>${badge(c.status)}</td>
-    <td class="txs"><span>${hash(c.captureTransferTransactionHash)}</span>${
+    <th scope="row"><strong>${c.finalCapture ? 'Final' : 'Partial'}</strong> <code class="muted" title="${c.captureId}">${short(c.captureId, 8, 4)}</code></th>
+    <td class="num" data-label="Amount">${groupDigits(c.captureAmount)}</td>
+    <td class="num" data-label="Refund">${groupDigits(c.refundAmount)}</td>
+    <td data-label="Status">${badge(c.status)}</td>
+    <td class="txs" data-label="Tx hashes"><span>${hash(c.captureTransferTransactionHash)}</span>${
       c.finalCapture
         ? html`<span>${hash(c.refundTransferTransactionHash)} <small>refund</small></span>`
         : ''
@@ -87,12 +88,13 @@ ${
 </table>`
 }
 <h3>On-chain balances</h3>
-<table class="table balances">
+<table class="table balances stack">
   <thead><tr><th>Account</th>${data.tokens.map((t) => html`<th class="num">${t}</th>`)}</tr></thead>
   <tbody>${data.balances.map(
     (b) =>
-      html`<tr><td>${b.label} ${hash(b.address)}</td>${data.tokens.map(
-        (t) => html`<td class="num">${b.values[t] ?? '—'}</td>`,
+      html`<tr><th scope="row">${b.label} ${hash(b.address)}</th>${data.tokens.map(
+        (t) =>
+          html`<td class="num" data-label="${t}">${b.values[t] ? groupDigits(b.values[t]) : '—'}</td>`,
       )}</tr>`,
   )}</tbody>
 </table>`
@@ -102,34 +104,65 @@ export function webhooksFragment(data: ConsoleData): SafeHtml {
   if (data.webhooks.length === 0) {
     return html`<p class="empty">No webhooks received yet. The sandbox posts one to <code>${data.facts.webhookUrl}</code> whenever a session changes status.</p>`
   }
-  return html`<table class="table">
-  <thead><tr><th>Received</th><th>Event</th><th>Session</th><th>Status</th><th>Verification</th><th>Answer</th><th>Confirmed with API</th></tr></thead>
+  const forwarding = Boolean(data.facts.forwardUrl)
+  return html`${forwarding ? html`<p class="hint">Each verified update is also forwarded, byte for byte with its signature, to <code>${data.facts.forwardUrl}</code>.</p>` : ''}<table class="table webhooks stack">
+  <thead><tr><th>Received</th><th>Event</th><th>Session</th><th>Status</th><th>Verification</th><th>Answer</th><th>Confirmed with API</th>${forwarding ? html`<th>Forwarded</th>` : ''}</tr></thead>
   <tbody>${data.webhooks.map(
     (w) => html`<tr class="webhook-${w.outcome}">
-    <td>${time(w.receivedAt)}</td>
-    <td><code>${w.id ?? '—'}</code></td>
-    <td>${w.paymentSessionId ? html`<a href="/console?session=${w.paymentSessionId}"><code>${short(w.paymentSessionId, 9, 4)}</code></a>` : '—'}</td>
-    <td>${w.status ? badge(w.status) : '—'}</td>
-    <td>${
+    <th scope="row"><time datetime="${w.receivedAt}">${time(w.receivedAt)}</time></th>
+    <td data-label="Event"><code>${w.id ?? '—'}</code></td>
+    <td data-label="Session">${w.paymentSessionId ? html`<a href="/console?session=${w.paymentSessionId}"><code>${short(w.paymentSessionId, 9, 4)}</code></a>` : '—'}</td>
+    <td data-label="Status">${w.status ? badge(w.status) : '—'}</td>
+    <td data-label="Verification">${
       w.outcome === 'rejected'
         ? html`<span class="verify verify-bad">✕ Rejected: ${w.reason}</span>`
         : w.verified
           ? html`<span class="verify verify-ok">✓ Signature verified${w.outcome === 'duplicate' ? ' (duplicate)' : ''}</span>`
           : html`<span class="verify">Unsigned</span>`
     }</td>
-    <td><code>${w.httpStatus}</code></td>
-    <td>${w.confirmedStatus ? badge(w.confirmedStatus) : '—'}</td>
+    <td data-label="Answer"><code>${w.httpStatus}</code></td>
+    <td data-label="Confirmed with API">${w.confirmedStatus ? badge(w.confirmedStatus) : '—'}</td>${
+      forwarding
+        ? html`<td data-label="Forwarded">${w.forwarded === undefined ? '—' : w.forwarded === 'failed' ? html`<span class="verify verify-bad">failed</span>` : html`<code>${w.forwarded}</code>`}</td>`
+        : ''
+    }
   </tr>`,
   )}</tbody>
 </table>`
 }
 
-export function consolePage(
-  data: ConsoleData,
-  flash: { notice?: string | null; error?: string | null },
-): string {
+const terminal = new Set(['SUCCEEDED', 'CANCELED', 'ERROR'])
+
+/** Replaces the capture form once the session can never be captured again (live-refreshed). */
+export function closedFragment(data: ConsoleData): SafeHtml {
+  const s = data.selected
+  if (!s || !terminal.has(s.status)) return html``
+  const refunded = sumDecimals((s.captures ?? []).map((c) => c.refundAmount ?? '0'))
+  const text =
+    s.status === 'SUCCEEDED'
+      ? html`Settled: <strong>${groupDigits(s.capturedAmount ?? '0.00')} ${s.tokenSymbol ?? ''}</strong> captured, <strong>${groupDigits(refunded)} ${s.tokenSymbol ?? ''}</strong> refunded to the customer. Nothing is left to capture.`
+      : s.status === 'CANCELED'
+        ? html`Canceled: the session was not paid in time. There is nothing to capture.`
+        : html`The session is in <code>ERROR</code>: a capture or refund transfer failed. Nothing more can be captured here.`
+  return html`<p class="capture-closed alert ${s.status === 'SUCCEEDED' ? 'alert-success' : 'alert-warn'}">${text}</p>`
+}
+
+export type ConsoleFlash = {
+  notice?: string | null
+  error?: string | null
+  /** The capture a notice is about: the console updates the notice when it completes. */
+  capture?: string | null
+  /** What the merchant typed, kept after a refused capture. */
+  amount?: string | null
+  /** The per-process token every console action must carry. */
+  csrfToken: string
+}
+
+export function consolePage(data: ConsoleData, flash: ConsoleFlash): string {
   const s = data.selected
   const capturable = s?.status === 'FUNDED'
+  const closed = closedFragment(data)
+  const typed = flash.amount ?? undefined
   return layout({
     title: 'Merchant console',
     active: 'console',
@@ -139,7 +172,7 @@ export function consolePage(
   <h1>Merchant console</h1>
   <p class="muted">Sandbox API <code>${data.facts.apiUrl}</code> · chain <code>${data.facts.rpcUrl}</code> · webhooks to <code>${data.facts.webhookUrl}</code></p>
 </div>
-${flash.notice ? html`<p class="alert alert-success" role="status">${flash.notice}</p>` : ''}
+${flash.notice ? html`<p class="alert alert-success flash-notice" role="status" ${flash.capture ? html`data-capture="${flash.capture}"` : ''}>${flash.notice}</p>` : ''}
 ${flash.error ? html`<p class="alert alert-error" role="alert">${flash.error}</p>` : ''}
 <div class="console-grid">
   <section class="card" aria-labelledby="sessions-title">
@@ -150,11 +183,13 @@ ${flash.error ? html`<p class="alert alert-error" role="alert">${flash.error}</p
     ${
       s
         ? html`<h2 id="detail-title">${itemName(data, s.paymentSessionId)} <code>${s.paymentSessionId}</code></h2>
-    <form method="post" action="/console/sessions/${s.paymentSessionId}/captures" class="capture-form">
+    <div data-live="closed">${closed}</div>
+    <form method="post" action="/console/sessions/${s.paymentSessionId}/captures" class="capture-form" ${closed.value ? html`hidden` : ''}>
+      <input type="hidden" name="csrf" value="${flash.csrfToken}">
       <fieldset ${capturable ? '' : html`disabled`}>
         <label for="capture-amount">Capture amount</label>
         <div class="capture-row">
-          <input id="capture-amount" name="amount" inputmode="decimal" autocomplete="off" pattern="[0-9]+(\\.[0-9]+)?" value="${s.capturableAmount ?? ''}" required>
+          <input id="capture-amount" name="amount" inputmode="decimal" autocomplete="off" pattern="[0-9]+(\\.[0-9]+)?" value="${typed ?? s.capturableAmount ?? ''}" ${typed === undefined ? '' : html`data-typed`} required>
           <button class="button button-secondary" type="submit" name="final" value="false">Capture partial</button>
           <button class="button" type="submit" name="final" value="true">Final capture</button>
         </div>

@@ -11,23 +11,24 @@ export type LayoutOptions = {
 
 /** The page frame every server-rendered page shares. */
 export function layout(options: LayoutOptions): string {
-  const nav = (href: string, label: string, key: LayoutOptions['active']) =>
+  const nav = (href: string, label: string | SafeHtml, key: LayoutOptions['active']) =>
     html`<a href="${href}" ${options.active === key ? html`aria-current="page"` : ''}>${label}</a>`
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>${options.title} · Harbor &amp; Pine</title>
 <link rel="icon" href="/assets/favicon.svg">
 <link rel="stylesheet" href="/assets/styles.css">
 ${options.head ?? ''}
 </head>
 <body>
-<div class="sandbox-banner" role="note">Sandbox mode: payments use test stablecoins on a local chain. No real money moves.</div>
+<div class="sandbox-banner"><p role="note">Sandbox mode<span class="wide">: payments use test stablecoins on a local chain</span>. No real money moves.</p><div class="wallet-slot" data-sandbox-wallet-slot></div></div>
 <header class="site-header">
   <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">H</span> Harbor &amp; Pine</a>
-  <nav aria-label="Main">${nav('/', 'Shop', 'shop')}${nav('/console', 'Merchant console', 'console')}</nav>
+  <nav aria-label="Main">${nav('/', 'Shop', 'shop')}${nav('/console', html`<span class="wide">Merchant c</span><span class="narrow">C</span>onsole`, 'console')}</nav>
 </header>
 <main>
 ${options.body}

@@ -1,5 +1,6 @@
 import type { PaymentSession } from '@paysession/server'
-import { formatPrice, type Product } from '../catalog/products.js'
+import { formatPrice, groupDigits, sumDecimals } from '../catalog/money.js'
+import type { Product } from '../catalog/products.js'
 import { html, type SafeHtml, short } from './html.js'
 import { illustration } from './illustration.js'
 import { layout } from './layout.js'
@@ -22,30 +23,61 @@ const headlines: Record<string, [string, string]> = {
   ERROR: ['Something went wrong', 'The payment needs attention; the merchant has been told.'],
 }
 
+/** Status names a customer reads; the service's own name stays in data-status for scripts. */
+const statusNames: Record<string, string> = {
+  CREATED: 'Awaiting payment',
+  PENDING: 'Payment on its way',
+  FUNDED: 'Paid',
+  CAPTURING: 'Paid, being settled',
+  SUCCEEDED: 'Complete',
+  CANCELED: 'Canceled',
+  ERROR: 'Needs attention',
+}
+
+/** What was refunded to the customer, exactly, and in which token; undefined when nothing was. */
+function refunded(session: PaymentSession): string | undefined {
+  const total = sumDecimals((session.captures ?? []).map((c) => c.refundAmount ?? '0'))
+  return /[1-9]/.test(total)
+    ? `${groupDigits(total)} ${session.tokenSymbol ?? ''}`.trim()
+    : undefined
+}
+
+/** The order's money: the total, and once a final capture refunded part of it, the refund. */
+function moneyFacts(session: PaymentSession): SafeHtml {
+  const refund = refunded(session)
+  return html`<div><dt>Total</dt><dd class="price">${session.amount && session.currency ? formatPrice(session.amount, session.currency) : '—'}${
+    refund ? html` <span class="refund" data-testid="order-refund">${refund} refunded</span>` : ''
+  }</dd></div>`
+}
+
 /** The live part of the order page: re-rendered by the server on every poll. */
 export function orderStatusFragment(session: PaymentSession): SafeHtml {
   const [title, text] = headlines[session.status] ?? [session.status, '']
   const failed = session.status === 'CANCELED' || session.status === 'ERROR'
+  const name = statusNames[session.status] ?? session.status
   // A completed partial capture returns the session to FUNDED: it has still been capturing.
   const rank = Math.max(
     steps.findIndex((s) => s.status === session.status),
     session.captures?.length ? 3 : -1,
   )
-  return html`<div class="order-status ${failed ? 'is-failed' : ''}" data-status="${session.status}">
+  return html`<div class="order-status ${failed ? 'is-failed' : ''} ${session.status === 'SUCCEEDED' ? 'is-complete' : ''}" data-status="${session.status}">
   <h2>${title}</h2>
   <p class="muted">${text}</p>
   ${
     failed
-      ? html`<p class="badge badge-${session.status.toLowerCase()}">${session.status}</p>`
+      ? ''
       : html`<ol class="timeline">${steps.map((s, i) => {
           const state =
             i < rank || session.status === 'SUCCEEDED' ? 'done' : i === rank ? 'current' : 'todo'
-          return html`<li class="step step-${state}" ${state === 'current' ? html`aria-current="step"` : ''}><span class="dot" aria-hidden="true"></span><span>${s.label}</span><code>${s.status}</code></li>`
+          return html`<li class="step step-${state}" ${state === 'current' ? html`aria-current="step"` : ''}><span class="dot" aria-hidden="true"></span><span class="step-label">${s.label}</span>${
+            state === 'current' ? html`<span class="now">Now</span>` : ''
+          }${state === 'done' ? html`<span class="visually-hidden"> (done)</span>` : ''}</li>`
         })}</ol>`
   }
   <dl class="facts">
-    <div><dt>Status</dt><dd><span class="badge badge-${session.status.toLowerCase()}" data-testid="order-status">${session.status}</span></dd></div>
-    ${session.tokenSymbol ? html`<div><dt>Token</dt><dd>${session.tokenSymbol}</dd></div>` : ''}
+    <div><dt>Status</dt><dd><span class="badge badge-${session.status.toLowerCase()}" data-testid="order-status" data-status="${session.status}">${name}</span></dd></div>
+    ${refunded(session) ? html`<div><dt>Refunded</dt><dd>${refunded(session)}</dd></div>` : ''}
+    ${session.tokenSymbol ? html`<div><dt>Paid in</dt><dd>${session.tokenSymbol}</dd></div>` : ''}
     ${session.userAddress ? html`<div><dt>From</dt><dd><code title="${session.userAddress}">${short(session.userAddress)}</code></dd></div>` : ''}
     ${session.fundingTransactionHash ? html`<div><dt>Transfer</dt><dd><code title="${session.fundingTransactionHash}">${short(session.fundingTransactionHash, 10, 6)}</code></dd></div>` : ''}
   </dl>
@@ -69,7 +101,7 @@ export function orderPage(options: {
     <div class="summary-body">
       <h2>${product?.name ?? 'Order'}</h2>
       <dl class="facts">
-        <div><dt>Total</dt><dd class="price">${session.amount && session.currency ? formatPrice(session.amount, session.currency) : '—'}</dd></div>
+        ${moneyFacts(session)}
         <div><dt>Order</dt><dd><code>${session.paymentSessionId}</code></dd></div>
       </dl>
     </div>

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { formatPrice, products } from '../catalog/products.js'
+import { formatPrice } from '../catalog/money.js'
+import { products } from '../catalog/products.js'
 import { html } from './html.js'
 import { illustration } from './illustration.js'
 import { layout } from './layout.js'

@@ -11,6 +11,7 @@ import { productById } from '../catalog/products.js'
 import { checkoutPage, type WalletConfig, walletTag } from '../pages/checkout.js'
 import {
   type ConsoleData,
+  closedFragment,
   consolePage,
   detailFragment,
   sessionsFragment,
@@ -24,6 +25,7 @@ import { shopPage } from '../pages/shop.js'
 import type { BalanceReader } from './balances.js'
 import { readForm, redirect, send, sendJson, serveFile } from './http.js'
 import type { OrderStore } from './orders.js'
+import { createSecurity } from './security.js'
 import type { WebhookLog } from './webhookLog.js'
 
 export type DemoServerOptions = {
@@ -42,6 +44,10 @@ export type DemoServerOptions = {
   relay?: ((request: Request) => Promise<Response>) | undefined
   /** Where the sandbox posts status updates (shown in the console). */
   webhookUrl: () => string
+  /** Where verified webhooks are forwarded too (PAYSESSION_WEBHOOK_URL), if anywhere. */
+  forwardUrl?: string | undefined
+  /** Host names the server answers to besides 127.0.0.1, localhost and [::1]. */
+  hosts?: string[]
   paths: {
     /** apps/demo/public */
     assets: string
@@ -80,6 +86,14 @@ export function createDemoServer(options: DemoServerOptions): Server {
   const onWebhook = toNodeListener(options.webhooks.handler)
   const onRelay = options.relay && toNodeListener(options.relay)
   const relayUrl = onRelay ? '/relay' : undefined
+  let port = 0
+  const security = createSecurity({
+    port: () => port,
+    connectSources: [options.apiBase, options.wallet.rpcUrl],
+    ...(options.hosts ? { hosts: options.hosts } : {}),
+  })
+  const forbidden = (res: ServerResponse, why: string) =>
+    send(res, 403, `Refused: ${why}. Use the console on this site.`, 'text/plain; charset=utf-8')
 
   const notFound = (res: ServerResponse, what = 'Page not found') =>
     send(
@@ -131,6 +145,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
         apiUrl: options.apiBase,
         rpcUrl: options.wallet.rpcUrl,
         webhookUrl: options.webhookUrl(),
+        forwardUrl: options.forwardUrl,
       },
     }
   }
@@ -169,18 +184,27 @@ export function createDemoServer(options: DemoServerOptions): Server {
 
   async function capture(req: IncomingMessage, res: ServerResponse, id: string) {
     const form = await readForm(req)
+    if (!security.tokenValid(req.headers['x-csrf-token']?.toString() ?? form.get('csrf'))) {
+      return forbidden(res, 'the console token is missing or stale (reload the console)')
+    }
     const amount = (form.get('amount') ?? '').trim()
     const final = form.get('final') === 'true'
-    const back = (key: 'notice' | 'error', text: string) =>
-      redirect(res, `/console?session=${encodeURIComponent(id)}&${key}=${encodeURIComponent(text)}`)
+    const back = (query: Record<string, string>) =>
+      redirect(
+        res,
+        `/console?${Object.entries({ session: id, ...query })
+          .map(([key, value]) => `${key}=${encodeURIComponent(value)}`)
+          .join('&')}`,
+      )
     try {
       const c = await client.createCapture(id, { captureAmount: amount, isFinalCapture: final })
-      back(
-        'notice',
-        `${final ? 'Final capture' : 'Capture'} ${c.captureId} of ${c.captureAmount} started.`,
-      )
+      back({
+        notice: `${final ? 'Final capture' : 'Capture'} ${c.captureId} of ${c.captureAmount} started.`,
+        capture: c.captureId,
+      })
     } catch (error) {
-      back('error', `Capture refused: ${message(error)}`)
+      // What was typed comes back with the error, so the merchant corrects it instead of retyping.
+      back({ error: `Capture refused: ${message(error)}`, amount: amount.slice(0, 40) })
     }
   }
 
@@ -208,8 +232,18 @@ export function createDemoServer(options: DemoServerOptions): Server {
     const { pathname } = url
     const method = req.method ?? 'GET'
 
+    if (!security.hostAllowed(req)) {
+      return send(res, 421, `This server does not answer for ${req.headers.host}.`, 'text/plain')
+    }
+    for (const [name, value] of Object.entries(security.headers())) res.setHeader(name, value)
+    // The service calls /webhooks from its own servers: the signature is its proof, not an origin.
     if (pathname === '/webhooks') return onWebhook(req, res)
+    // The relay answers its own CORS, and a customer's signed authorization is its proof.
     if (pathname === '/relay' && onRelay) return onRelay(req, res)
+    if (method !== 'GET' && method !== 'HEAD') {
+      const refused = security.crossSite(req)
+      if (refused) return forbidden(res, refused)
+    }
     if (method === 'POST' && pathname === '/checkout') return createCheckout(req, res)
     const captureMatch = /^\/console\/sessions\/([^/]+)\/captures$/.exec(pathname)
     if (method === 'POST' && captureMatch)
@@ -218,6 +252,18 @@ export function createDemoServer(options: DemoServerOptions): Server {
       return send(res, 405, 'Method not allowed', 'text/plain')
 
     if (pathname === '/') return send(res, 200, shopPage())
+    if (pathname === '/sandbox-wallet.js') {
+      res.setHeader('access-control-allow-origin', '*')
+      // The Sandbox Wallet with this sandbox's chain and customers built in, for any page.
+      const source = readFileSync(join(options.paths.assets, 'sandbox-wallet.js'), 'utf8')
+      const config = JSON.stringify(JSON.stringify(options.wallet))
+      return send(
+        res,
+        200,
+        source.replace("const defaults = '{}'", `const defaults = ${config}`),
+        'text/javascript; charset=utf-8',
+      )
+    }
     const picture = /^\/products\/([a-z-]+)\.svg$/.exec(pathname)
     const pictured = productById(picture?.[1])
     if (pictured) return send(res, 200, illustration(pictured).value, 'image/svg+xml')
@@ -225,6 +271,8 @@ export function createDemoServer(options: DemoServerOptions): Server {
       return serveFile(req, res, options.paths.assets, pathname.slice(8)) || notFound(res)
     }
     if (pathname.startsWith('/cdn/')) {
+      // Public code: a page on another origin may load it as a module (docs/demo.md).
+      res.setHeader('access-control-allow-origin', '*')
       return serveFile(req, res, options.paths.cdn, pathname.slice(5)) || notFound(res)
     }
     if (pathname.startsWith('/spa/assets/')) {
@@ -240,6 +288,9 @@ export function createDemoServer(options: DemoServerOptions): Server {
         consolePage(data, {
           notice: url.searchParams.get('notice'),
           error: url.searchParams.get('error'),
+          amount: url.searchParams.get('amount'),
+          capture: url.searchParams.get('capture'),
+          csrfToken: security.csrfToken,
         }),
       )
     }
@@ -250,7 +301,15 @@ export function createDemoServer(options: DemoServerOptions): Server {
         capturableAmount: data.selected?.capturableAmount ?? null,
         sessions: sessionsFragment(data).value,
         detail: detailFragment(data).value,
+        closed: closedFragment(data).value,
         webhooks: webhooksFragment(data).value,
+        captures: (data.selected?.captures ?? []).map((c) => ({
+          captureId: c.captureId,
+          status: c.status,
+          captureAmount: c.captureAmount,
+          refundAmount: c.refundAmount,
+          finalCapture: c.finalCapture,
+        })),
       })
     }
 
@@ -311,10 +370,15 @@ export function createDemoServer(options: DemoServerOptions): Server {
     notFound(res)
   }
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       if (res.headersSent) return res.destroy()
       send(res, 500, `Demo server error: ${escapeHtml(message(error))}`, 'text/html; charset=utf-8')
     })
   })
+  server.on('listening', () => {
+    const address = server.address()
+    port = typeof address === 'object' && address ? address.port : 0
+  })
+  return server
 }

@@ -6,7 +6,7 @@ import {
   createRegistry,
   extendRegistry,
   type PaySessionConfig,
-  type PaySessionError,
+  PaySessionError,
 } from '@paysession/core'
 import type { ReactiveController } from 'lit'
 import type { PaySessionCheckout } from '../components/checkout/checkout.component.js'
@@ -86,18 +86,34 @@ export class CheckoutController implements ReactiveController {
     let registry = h.registry ?? createRegistry({ localRpcUrl: h.rpcUrls?.[31337] })
     if (h.networks || h.tokens)
       registry = extendRegistry(registry, { networks: h.networks, tokens: h.tokens })
-    this.config = createPaySessionConfig({
-      apiBase,
-      registry,
-      ...(h.wagmiConfig ? { wagmiConfig: h.wagmiConfig } : {}),
-      ...(h.fetch ? { fetch: h.fetch } : {}),
-      ...(h.rpcUrls ? { rpcUrls: h.rpcUrls } : {}),
-    })
     this.paidFired = false
+    try {
+      this.config = createPaySessionConfig({
+        apiBase,
+        registry,
+        ...(h.wagmiConfig ? { wagmiConfig: h.wagmiConfig } : {}),
+        ...(h.fetch ? { fetch: h.fetch } : {}),
+        ...(h.rpcUrls ? { rpcUrls: h.rpcUrls } : {}),
+      })
+    } catch (error) {
+      // The page's settings (an insecure api-base): show it as the checkout's end, not a crash.
+      const failed = error instanceof PaySessionError ? error : new PaySessionError('API_ERROR')
+      return this.onState({
+        step: 'failed',
+        error: failed,
+        canRetry: false,
+        wallets: [],
+        tokens: [],
+        gasWarning: false,
+        gasless: false,
+      })
+    }
     this.checkout = createCheckout(this.config, {
       sessionId,
       sessionToken,
       locale: h.resolvedLocale,
+      expectedAmount: h.expectedAmount,
+      expectedCurrency: h.expectedCurrency,
       relayUrl: h.relayUrl,
     })
     if (h.relayUrl)

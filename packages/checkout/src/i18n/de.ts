@@ -75,6 +75,10 @@ export const catalog: Catalog = {
     WALLET_ERROR: 'Ihre Wallet hat einen Fehler gemeldet.',
     CHAIN_UNAVAILABLE: 'Das Blockchain-Netzwerk ist nicht erreichbar. Bitte erneut versuchen.',
     PAYMENT_IN_PROGRESS: 'Für diesen Checkout läuft bereits eine Zahlung.',
+    INSECURE_API_BASE:
+      'Dieser Checkout ist nicht sicher eingerichtet. Bitte wenden Sie sich an den Händler.',
+    SESSION_MISMATCH:
+      'Diese Zahlung passt nicht zu Ihrer Bestellung. Bitte wenden Sie sich an den Händler.',
     ALREADY_PAID: 'Dieser Checkout ist bereits bezahlt.',
     TIMEOUT: 'Das dauert länger als erwartet.',
   },

@@ -74,6 +74,10 @@ export const catalog: Catalog = {
     WALLET_ERROR: 'Votre portefeuille a signalé une erreur.',
     CHAIN_UNAVAILABLE: 'Le réseau blockchain est injoignable. Veuillez réessayer.',
     PAYMENT_IN_PROGRESS: 'Un paiement est déjà en cours pour cette commande.',
+    INSECURE_API_BASE:
+      'Ce paiement n’est pas configuré de façon sécurisée. Veuillez contacter le marchand.',
+    SESSION_MISMATCH:
+      'Ce paiement ne correspond pas à votre commande. Veuillez contacter le marchand.',
     ALREADY_PAID: 'Cette commande est déjà payée.',
     TIMEOUT: 'Cela prend plus de temps que prévu.',
   },

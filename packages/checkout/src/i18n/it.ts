@@ -74,6 +74,8 @@ export const catalog: Catalog = {
     WALLET_ERROR: 'Il tuo wallet ha segnalato un errore.',
     CHAIN_UNAVAILABLE: 'La rete blockchain non è raggiungibile. Riprova.',
     PAYMENT_IN_PROGRESS: 'È già in corso un pagamento per questo ordine.',
+    INSECURE_API_BASE: 'Questo pagamento non è configurato in modo sicuro. Contatta il negozio.',
+    SESSION_MISMATCH: 'Questo pagamento non corrisponde al tuo ordine. Contatta il negozio.',
     ALREADY_PAID: 'Questo ordine è già stato pagato.',
     TIMEOUT: 'Ci vuole più tempo del previsto.',
   },

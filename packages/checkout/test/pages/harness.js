@@ -23,6 +23,8 @@ for (const name of [
   'theme',
   'merchant-name',
   'merchant-logo',
+  'expected-amount',
+  'expected-currency',
   'api-base',
   'session-token',
   'session-id',

@@ -1,16 +1,13 @@
 import { getClient } from '@wagmi/core'
-import { type Hex, isAddress } from 'viem'
+import { getAddress, type Hex, isAddress, type TransactionReceipt } from 'viem'
 import type { PaymentSession } from '../api/session.js'
 import { decodeTransferLog } from '../chain/erc20.js'
-import {
-  getTokenBalance,
-  getTransaction,
-  getTransactionReceipt,
-  getTransferLogs,
-} from '../chain/rpc.js'
+import { findTransfers } from '../chain/findTransfers.js'
+import { getTokenBalance, getTransaction, getTransactionReceipt } from '../chain/rpc.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { resolveSessionAssets } from '../registry/registry.js'
+import type { StablecoinInfo } from '../registry/types.js'
 import { isTransactionHash } from '../utils/isTransactionHash.js'
 import {
   clearPaymentRecord,
@@ -71,10 +68,11 @@ export async function checkPreviousPayment(
     ]
     for (const hash of new Set(hashes.filter(isTransactionHash))) {
       const receipt = await getTransactionReceipt(client, hash).catch(() => undefined)
-      if (receipt?.status === 'success')
+      if (receipt?.status === 'success' && paysOneTimeWallet(receipt, otw, tokens))
         return { kind: 'inFlight', reason: 'hashMined', hash, record }
       if (receipt) {
-        // Reverted: it moved nothing, so our record of it no longer blocks a payment.
+        // Reverted, or mined without a transfer to the OTW in an accepted token: it did not pay
+        // this session, so our record of it no longer blocks a payment.
         if (hash === record?.hash) {
           clearPaymentRecord(config.storage, sessionId)
           record = undefined
@@ -87,14 +85,14 @@ export async function checkPreviousPayment(
 
     // 2. A transfer from the recorded account to the OTW since the prompt opened.
     if (record && otw && isAddress(otw)) {
-      const logs = await getTransferLogs(client, {
+      const [transfer] = await findTransfers(client, {
         token: record.tokenAddress,
         from: record.from,
         to: otw,
         fromBlock: BigInt(record.fromBlock),
+        first: true,
       })
-      const transfer = logs.find((log) => decodeTransferLog(log) && log.transactionHash)
-      if (transfer?.transactionHash) {
+      if (transfer) {
         record = { ...record, state: 'submitted', hash: transfer.transactionHash }
         writePaymentRecord(config.storage, record)
         return { kind: 'inFlight', reason: 'transferFound', hash: transfer.transactionHash, record }
@@ -132,4 +130,19 @@ export async function checkPreviousPayment(
   }
   if (record) clearPaymentRecord(config.storage, sessionId)
   return { kind: 'none' }
+}
+
+/** The receipt carries an ERC-20 Transfer to the one-time wallet in a token the session accepts. */
+function paysOneTimeWallet(
+  receipt: TransactionReceipt,
+  otw: string | undefined,
+  tokens: StablecoinInfo[],
+): boolean {
+  if (!otw || !isAddress(otw)) return false
+  const to = getAddress(otw)
+  const accepted = new Set(tokens.map((token) => getAddress(token.address)))
+  return receipt.logs.some((log) => {
+    const transfer = decodeTransferLog(log)
+    return !!transfer && transfer.to === to && transfer.value > 0n && accepted.has(transfer.token)
+  })
 }

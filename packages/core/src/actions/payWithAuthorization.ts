@@ -5,7 +5,12 @@ import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { walletError } from '../errors/wallet.js'
 import { isTransactionHash } from '../utils/isTransactionHash.js'
-import { clearPaymentRecord, writePaymentRecord } from '../utils/paymentRecord.js'
+import { withPaymentLock } from '../utils/paymentLock.js'
+import {
+  clearPaymentRecord,
+  type PaymentRecord,
+  writePaymentRecord,
+} from '../utils/paymentRecord.js'
 import {
   followPayment,
   type PayWithWalletParameters,
@@ -82,18 +87,27 @@ export async function payWithAuthorization(
     nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
   }
   const sessionId = parameters.session.paymentSessionId
-  const record = startPaymentRecord(config, sessionId, payment, message.validBefore)
-  parameters.onPrompt?.()
-
-  let signature: Hex
-  try {
+  // Never twice across pages: the session's lock from reading the record to the signature.
+  let record!: PaymentRecord
+  const signature = await withPaymentLock(sessionId, async () => {
+    record = startPaymentRecord(config, sessionId, payment, message.validBefore)
+    parameters.onPrompt?.()
+    try {
+      return await sign()
+    } catch (error) {
+      // No signature left this page: nothing can move.
+      clearPaymentRecord(config.storage, sessionId)
+      throw walletError(error)
+    }
+  })
+  async function sign(): Promise<Hex> {
     const wallet = await getConnectorClient(config.wagmiConfig, {
       account,
       chainId: network.chainId,
     })
     // eth_signTypedData_v4 straight on the wallet's client, as core's other calls (chain/rpc.ts):
     // viem's signTypedData would add its ABI encoders to this chunk for a JSON the wallet hashes.
-    signature = await wallet.request({
+    return wallet.request({
       method: 'eth_signTypedData_v4',
       params: [
         account,
@@ -108,10 +122,6 @@ export async function payWithAuthorization(
         ),
       ],
     })
-  } catch (error) {
-    // No signature left this page: nothing can move.
-    clearPaymentRecord(config.storage, sessionId)
-    throw walletError(error)
   }
 
   let hash: Hex

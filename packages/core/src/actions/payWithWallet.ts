@@ -24,6 +24,8 @@ import { walletError } from '../errors/wallet.js'
 import { resolveSessionAssets } from '../registry/registry.js'
 import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
 import { parseAmount } from '../utils/amounts.js'
+import { checkExpectedPayment, type ExpectedPayment } from '../utils/expectedPayment.js'
+import { withPaymentLock } from '../utils/paymentLock.js'
 import {
   clearPaymentRecord,
   type PaymentRecord,
@@ -51,7 +53,7 @@ export type PayWithWalletParameters = {
   onAwaitingWallet?: (() => void) | undefined
   signal?: AbortSignal | undefined
   confirmations?: number | undefined
-}
+} & ExpectedPayment
 export type PayWithWalletReturnType = {
   hash: Hex
   receipt: TransactionReceipt
@@ -80,32 +82,34 @@ export async function payWithWallet(
     (capabilities) => !!capabilities,
     () => false,
   )
-  let record = startPaymentRecord(config, parameters.session.paymentSessionId, payment)
-  parameters.onPrompt?.()
-
+  const sessionId = parameters.session.paymentSessionId
   const call = { to: token.address, data: encodeTransfer(to, amount) }
-  let hash: Hex | undefined
-  try {
-    if (bundles)
-      hash = await (await import('./lazyActions.js')).sendWithCalls(config, {
-        account,
-        chainId,
-        call,
-      })
-    else {
+  // Never twice across pages: one page at a time holds the session's lock from reading the
+  // record to the wallet's answer (utils/paymentLock.ts).
+  let record!: PaymentRecord
+  let hash = await withPaymentLock(sessionId, async (): Promise<Hex | undefined> => {
+    record = startPaymentRecord(config, sessionId, payment)
+    parameters.onPrompt?.()
+    try {
+      if (bundles)
+        return await (await import('./lazyActions.js')).sendWithCalls(config, {
+          account,
+          chainId,
+          call,
+        })
       // The wallet's client checks it is still connected with this account, on this chain.
       const wallet = await getConnectorClient(config.wagmiConfig, { chainId, account })
-      hash = await sendTransaction(wallet, { from: account, ...call, chainId })
+      return await sendTransaction(wallet, { from: account, ...call, chainId })
+    } catch (error) {
+      const mapped = walletError(error)
+      // Only when we know nothing was sent is the record cleared. Otherwise the wallet answered
+      // without a hash: no prompt is open any more, but the chain decides before another payment.
+      if (['USER_REJECTED', 'WRONG_NETWORK', 'WALLET_NOT_CONNECTED'].includes(mapped.code))
+        clearPaymentRecord(config.storage, sessionId)
+      else writePaymentRecord(config.storage, { ...record, state: 'ended' })
+      throw mapped
     }
-  } catch (error) {
-    const mapped = walletError(error)
-    // Only when we know nothing was sent is the record cleared. Otherwise the wallet answered
-    // without a hash: no prompt is open any more, but the chain decides before another payment.
-    if (['USER_REJECTED', 'WRONG_NETWORK', 'WALLET_NOT_CONNECTED'].includes(mapped.code))
-      clearPaymentRecord(config.storage, record.sessionId)
-    else writePaymentRecord(config.storage, { ...record, state: 'ended' })
-    throw mapped
-  }
+  })
   // A Safe's hash or a user-operation hash is not a transaction: never reported as the funding
   // hash. The wallet will send later, maybe days later: wait for the transfer on chain.
   const onChain = !!hash && (bundles || (await isOnChain(client, hash)))
@@ -143,12 +147,12 @@ export type PreparedPayment = {
 }
 
 /**
- * Checks first (session payable, token known, OTW address valid, right network, enough balance):
+ * Checks first (session payable and the order the page expects, token known, OTW address valid, right network, enough balance):
  * shared by every way of paying.
  */
 export async function preparePayment(
   config: PaySessionConfig,
-  parameters: Pick<PayWithWalletParameters, 'session' | 'token'>,
+  parameters: Pick<PayWithWalletParameters, 'session' | 'token'> & ExpectedPayment,
 ): Promise<PreparedPayment> {
   const { session } = parameters
   const wagmi = config.wagmiConfig
@@ -156,6 +160,7 @@ export async function preparePayment(
   if (isPaidStatus(session.status)) throw new PaySessionError('ALREADY_PAID')
   if (session.status === 'CANCELED') throw new PaySessionError('SESSION_EXPIRED')
   if (session.status === 'ERROR') throw new PaySessionError('SESSION_FAILED')
+  checkExpectedPayment(session, parameters)
   const { network, tokens } = resolveSessionAssets(config.registry, session)
   const token = tokens.find((t) => t.symbol === parameters.token.toUpperCase())
   if (!token) throw new PaySessionError('UNSUPPORTED_TOKEN', { details: parameters.token })

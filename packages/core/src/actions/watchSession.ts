@@ -3,7 +3,7 @@ import { fetchSession, type PaymentSession } from '../api/session.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isRetryableApiError } from '../errors/api.js'
 import type { PaySessionError } from '../errors/base.js'
-import { retryDelay } from '../utils/retryDelay.js'
+import { pollInterval, retryDelay } from '../utils/retryDelay.js'
 import { isTerminalStatus } from '../utils/status.js'
 
 export type WatchSessionParameters = {
@@ -21,7 +21,7 @@ export const sessionQueryKey = (sessionId: string) => ['paysession', 'session', 
 
 /**
  * Polls the session through query-core: `activeInterval` while a payment is in flight,
- * `idleInterval` otherwise, exponential backoff on errors, paused while offline or hidden, and
+ * `idleInterval` otherwise (each wait jittered), exponential backoff with full jitter on errors, paused while offline or hidden, and
  * stopped for good at a terminal status. Returns the unsubscribe function.
  * @example const stop = watchSession(config, { sessionId, sessionToken, onChange: render })
  */
@@ -40,7 +40,8 @@ export function watchSession(
     retryDelay: (failures) => retryDelay(config.polling, failures),
     refetchInterval: (query) => {
       if (terminal(query.state.data) || query.state.status === 'error') return false
-      return isActive?.() ? config.polling.activeInterval : config.polling.idleInterval
+      const { activeInterval, idleInterval } = config.polling
+      return pollInterval(config.polling, isActive?.() ? activeInterval : idleInterval)
     },
     refetchOnWindowFocus: (query) => !terminal(query.state.data),
     refetchOnReconnect: (query) => !terminal(query.state.data),

@@ -67,10 +67,10 @@ export async function getTransaction(
   return { hash: transaction.hash, from: transaction.from, nonce: hexToNumber(transaction.nonce) }
 }
 
-/** ERC-20 `Transfer` logs of `token` from `from` to `to`, since `fromBlock`. */
+/** ERC-20 `Transfer` logs of `token` from `from` to `to`, from `fromBlock` to `toBlock` (or the head). */
 export async function getTransferLogs(
   client: RpcClient,
-  parameters: { token: Address; from: Address; to: Address; fromBlock: bigint },
+  parameters: { token: Address; from: Address; to: Address; fromBlock: bigint; toBlock?: bigint },
 ): Promise<RpcLog[]> {
   return client.request({
     method: 'eth_getLogs',
@@ -79,6 +79,7 @@ export async function getTransferLogs(
         address: parameters.token,
         topics: [transferTopic, addressWord(parameters.from), addressWord(parameters.to)],
         fromBlock: numberToHex(parameters.fromBlock),
+        ...(parameters.toBlock === undefined ? {} : { toBlock: numberToHex(parameters.toBlock) }),
       },
     ],
   })

@@ -1,12 +1,11 @@
 import type { Address, Hex, TransactionReceipt } from 'viem'
 import { PaySessionError } from '../errors/base.js'
-import { decodeTransferLog } from './erc20.js'
+import { findTransfers } from './findTransfers.js'
 import {
   getBlockNumber,
   getTransaction,
   getTransactionCount,
   getTransactionReceipt,
-  getTransferLogs,
   type RpcClient,
 } from './rpc.js'
 
@@ -68,9 +67,9 @@ export async function waitForPaymentReceipt(
         const nonceSpent =
           nonce !== undefined && (await getTransactionCount(client, payment.from)) > nonce
         if (nonce === undefined || nonceSpent) {
-          const transfers = (await getTransferLogs(client, payment))
-            .filter((log) => decodeTransferLog(log))
-            .map((log) => log.transactionHash)
+          const transfers = (await findTransfers(client, payment)).map(
+            (transfer) => transfer.transactionHash,
+          )
           const replacement = transfers.find((found) => found && found !== hash)
           if (replacement && !transfers.includes(hash)) {
             hash = replacement
@@ -114,11 +113,24 @@ export async function waitForTransfer(
   },
 ): Promise<Hex> {
   const { signal } = parameters
+  // Each look reads only the blocks since the last (bounded ranges, findTransfers.ts), with a
+  // few blocks of overlap for a reorganised head: a wait of days on a fast chain stays cheap.
+  let fromBlock = parameters.payment.fromBlock
   for (;;) {
     if (signal?.aborted) throw new PaySessionError('ABORTED', { cause: signal.reason })
-    const logs = await getTransferLogs(client, parameters.payment).catch(() => [])
-    const found = logs.find((log) => decodeTransferLog(log) && log.transactionHash)
-    if (found?.transactionHash) return found.transactionHash
+    try {
+      const head = await getBlockNumber(client)
+      const [found] = await findTransfers(client, {
+        ...parameters.payment,
+        fromBlock,
+        toBlock: head,
+        first: true,
+      })
+      if (found) return found.transactionHash
+      if (head - 12n > fromBlock) fromBlock = head - 12n
+    } catch {
+      // The node could not be read: look again at the next interval.
+    }
     await sleep(Math.max(parameters.pollingInterval, 1000), signal)
   }
 }

@@ -15,6 +15,7 @@ import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isPaySessionError, PaySessionError } from '../errors/base.js'
 import { resolveSessionAssets } from '../registry/registry.js'
 import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
+import { checkExpectedPayment, type ExpectedPayment } from '../utils/expectedPayment.js'
 import { isTransactionHash } from '../utils/isTransactionHash.js'
 import {
   clearPaymentRecord,
@@ -37,7 +38,7 @@ export type CreateCheckoutParameters = {
    * supports EIP-3009 can be paid by signing: `pay({ gasless: true })`.
    */
   relayUrl?: string | undefined
-}
+} & ExpectedPayment
 
 const statusSteps: Partial<Record<PaymentSession['status'], CheckoutStep>> = {
   FUNDED: 'paid',
@@ -68,6 +69,8 @@ export function createCheckout(
   parameters: CreateCheckoutParameters,
 ): Checkout {
   const { sessionId, sessionToken, locale, staleAfter, relayUrl } = parameters
+  const { expectedAmount, expectedCurrency } = parameters
+  const expected = { expectedAmount, expectedCurrency }
   const wagmi = config.wagmiConfig
   const listeners = new Set<CheckoutListener>()
   let state: CheckoutState = {
@@ -163,6 +166,8 @@ export function createCheckout(
       const session = await getSession(config, { sessionId, sessionToken })
       onSession(session)
       if (settled()) return
+      // A session for another order is refused before anything is offered, manual payment too.
+      checkExpectedPayment(session, expected)
       assets = resolveSessionAssets(config.registry, session)
       set({ network: assets.network })
       watch()
@@ -401,6 +406,7 @@ export function createCheckout(
         sessionToken,
         relayUrl: relayUrl!,
         token: state.selectedToken,
+        ...expected,
         signal: following.signal,
         onAwaitingWallet: () => {
           if (!settled()) set({ step: 'waitingForWallet' })

@@ -103,6 +103,12 @@ export {
 export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
 export { stablecoinAbi } from '../utils/abi.js'
 export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
+export { checkApiBase } from '../utils/apiBase.js'
+export { isSameAmount } from '../utils/decimal.js'
+export {
+  checkExpectedPayment,
+  type ExpectedPayment,
+} from '../utils/expectedPayment.js'
 export {
   clearPaymentRecord,
   type PaymentRecord,

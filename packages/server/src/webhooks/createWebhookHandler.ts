@@ -1,4 +1,5 @@
 import { parseSessionStatus } from '../client/parse.js'
+import { merchantError } from '../errors/index.js'
 import { createMemoryDedupeStore, type WebhookDedupeStore } from './dedupe.js'
 import { signatureHeader, verifyWebhookSignature } from './signature.js'
 import type { PaymentStatusUpdateEvent, WebhookRejection, WebhookRejectionReason } from './types.js'
@@ -6,10 +7,19 @@ import type { PaymentStatusUpdateEvent, WebhookRejection, WebhookRejectionReason
 export type WebhookHandlerOptions = {
   /**
    * The shared secret the service signs with (the sandbox's
-   * `PAYSESSION_WEBHOOK_SECRET`). When set, unsigned or wrongly signed requests
-   * are refused with 401. Without it nothing is verified.
+   * `PAYSESSION_WEBHOOK_SECRET`). Unsigned or wrongly signed requests are
+   * refused with 401. Required unless `insecureNoSignature` is `true`: a
+   * missing or empty secret throws `INVALID_CONFIG` when the handler is created,
+   * so an unset environment variable stops the server instead of silently
+   * accepting anyone's updates.
    */
-  secret?: string
+  secret?: string | undefined
+  /**
+   * Accept unsigned updates (for a service that does not sign). Every event then
+   * has `verified: false`: confirm it with {@link confirmStatus} before acting.
+   * Cannot be combined with `secret`.
+   */
+  insecureNoSignature?: boolean
   /** Accepted age of a signature, in seconds. Default 300. */
   toleranceSeconds?: number
   /**
@@ -158,7 +168,8 @@ async function readBody(request: Request, maxBodyBytes: number): Promise<Uint8Ar
  * `Request` to a `Response`, usable from any framework (see {@link toNodeListener}
  * for `node:http`, Express and the like).
  *
- * It verifies the `Paysession-Signature` when a `secret` is set, validates the
+ * It verifies the `Paysession-Signature` with `secret` (required unless
+ * `insecureNoSignature: true`; a missing one throws `INVALID_CONFIG`), validates the
  * JSON-RPC 2.0 request, skips deliveries it already handled (by `id`), calls
  * `onEvent`, and answers `200 {"jsonrpc":"2.0","result":"ok","id":…}`.
  *
@@ -183,8 +194,23 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const store = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore())
   if (typeof onEvent !== 'function')
     throw new TypeError('createWebhookHandler: onEvent is required.')
-  if (secret !== undefined && (typeof secret !== 'string' || secret === '')) {
-    throw new TypeError('createWebhookHandler: secret must be a non-empty string when given.')
+  if (options.insecureNoSignature === true) {
+    if (secret !== undefined) {
+      throw merchantError('INVALID_CONFIG', {
+        shortMessage:
+          'The webhook handler got both a secret and insecureNoSignature: true. Pass one of them.',
+        docsPath: 'docs/server.md#webhook-snippet',
+      })
+    }
+  } else if (typeof secret !== 'string' || secret === '') {
+    // Typically process.env.PAYSESSION_WEBHOOK_SECRET is unset: refuse to start rather than
+    // accept forged status updates.
+    throw merchantError('INVALID_CONFIG', {
+      shortMessage:
+        'The webhook handler needs the secret the service signs with (e.g. PAYSESSION_WEBHOOK_SECRET). Set it, or pass insecureNoSignature: true to accept unsigned updates.',
+      details: `secret is ${secret === '' ? 'an empty string' : typeof secret}.`,
+      docsPath: 'docs/server.md#webhook-snippet',
+    })
   }
   // Deliveries of one id that are being handled right now, so a concurrent retry waits.
   const inFlight = new Map<string, Promise<unknown>>()

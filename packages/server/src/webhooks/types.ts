@@ -15,9 +15,9 @@ export type PaymentStatusUpdateEvent = {
   /** ISO 8601. */
   updatedAt: string
   /**
-   * True when the `Paysession-Signature` was verified. False when the handler has
-   * no secret: then nothing proves the request came from the service, so confirm
-   * the status with {@link confirmStatus} before acting on it.
+   * True when the `Paysession-Signature` was verified. False when the handler was
+   * created with `insecureNoSignature: true`: then nothing proves the request came
+   * from the service, so confirm the status with {@link confirmStatus} before acting on it.
    */
   verified: boolean
 }

@@ -1,10 +1,10 @@
 import {
   type CheckoutState,
   type CheckoutStep,
+  checkApiBase,
   getSession,
   isPaidStatus,
   type NetworkInfo,
-  normalizeApiBase,
   type PaymentSession,
   type PaySessionConfig,
   PaySessionError,
@@ -95,6 +95,8 @@ export class PaySessionCheckout extends LitElement {
     sessionId: { attribute: 'session-id' },
     sessionToken: { attribute: 'session-token' },
     apiBase: { attribute: 'api-base' },
+    expectedAmount: { attribute: 'expected-amount' },
+    expectedCurrency: { attribute: 'expected-currency' },
     relayUrl: { attribute: 'relay-url' },
     locale: {},
     merchantName: { attribute: 'merchant-name' },
@@ -117,8 +119,12 @@ export class PaySessionCheckout extends LitElement {
   declare sessionId: string | undefined
   /** The short-lived session token from your server (`session-token`). */
   declare sessionToken: string | undefined
-  /** The service base URL, with or without `/api/v1` (`api-base`). */
+  /** The service base URL, with or without `/api/v1` (`api-base`). `https:` only (`http:` on localhost). */
   declare apiBase: string | undefined
+  /** The order's amount (`expected-amount`): a session asking for another is refused. */
+  declare expectedAmount: string | undefined
+  /** The order's currency (`expected-currency`): a session in another is refused. */
+  declare expectedCurrency: string | undefined
   /**
    * Your relay for payments without network fees (`relay-url`): `createRelayHandler` of
    * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
@@ -255,7 +261,13 @@ export class PaySessionCheckout extends LitElement {
   }
 
   override updated() {
-    const key = [this.sessionId, this.sessionToken, this.apiBase].join('|')
+    const key = [
+      this.sessionId,
+      this.sessionToken,
+      this.apiBase,
+      this.expectedAmount,
+      this.expectedCurrency,
+    ].join('|')
     if (key !== this._previewKey && this.sessionId && this.sessionToken && this.apiBase) {
       this._previewKey = key
       void this._loadPreview()
@@ -282,12 +294,12 @@ export class PaySessionCheckout extends LitElement {
   // A light read for the button: core's getSession alone, so the first file stays small.
   private async _loadPreview() {
     const { sessionId, sessionToken, apiBase } = this
-    const config = {
-      apiBase: normalizeApiBase(apiBase!),
-      fetch: this.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
-      requestTimeout: 15_000,
-    } as PaySessionConfig
     try {
+      const config = {
+        apiBase: checkApiBase(apiBase!),
+        fetch: this.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
+        requestTimeout: 15_000,
+      } as PaySessionConfig
       const session = await getSession(config, {
         sessionId: sessionId!,
         sessionToken: sessionToken!,
@@ -306,7 +318,12 @@ export class PaySessionCheckout extends LitElement {
       const e = error instanceof PaySessionError ? error : new PaySessionError('API_UNAVAILABLE')
       this._previewError = e
       this.dispatchEvent(
-        new PaySessionErrorEvent({ code: e.code, message: e.shortMessage, retryable: true }),
+        new PaySessionErrorEvent({
+          code: e.code,
+          message: e.shortMessage,
+          // An insecure api-base is the page's own setting: trying again cannot help.
+          retryable: e.code !== 'INSECURE_API_BASE',
+        }),
       )
     }
     const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
@@ -348,6 +365,8 @@ export class PaySessionCheckout extends LitElement {
     if (session.status === 'CANCELED' || state?.step === 'expired')
       return { label: t.expiredButton, ended: 'expired' }
     if (this._inFlight(session)) return { label: t.inProgress }
+    // Not this order's payment (the dialog's code checks, once loaded): never invite to pay it.
+    if (state?.error?.code === 'SESSION_MISMATCH') return { label: t.unavailable, ended: 'failed' }
     return { label: format(t.pay, { amount: this._total! }) }
   }
 
