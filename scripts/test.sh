@@ -2,6 +2,8 @@
 # The whole suite, after scripts/setup.sh has installed and built everything:
 # lint, types everywhere, the widget's size budgets and package checks, every package's vitest suite
 # (real anvil + sandbox), then the widget and end-to-end tests in Debian's Chromium.
+# The registry round trip (publish to a local Verdaccio, npm install in a fresh app, typecheck,
+# build, pay) runs after the widget tests: packages/checkout/test/registry.roundtrip.ts.
 set -e
 cd "$(dirname "$0")/.."
 PNPM="node scripts/pnpm.mjs"
@@ -10,7 +12,9 @@ $PNPM -r typecheck
 $PNPM --filter @paysession/checkout run size
 $PNPM --filter @paysession/checkout run lint:package
 $PNPM --filter @paysession/protocol --filter @paysession/core --filter @paysession/server run lint:package
+node scripts/check-packages.mjs
 node_modules/.bin/vitest run
 sh scripts/ensure-chromium.sh
 $PNPM --filter @paysession/checkout run test:browser
+$PNPM --filter @paysession/checkout run test:registry
 $PNPM --filter @paysession/e2e test

@@ -13,7 +13,11 @@ const repo = resolve(here, '../..')
 const competitorsDir = join(here, 'competitors')
 const appsDir = join(here, 'apps')
 const outRoot = join(here, 'dist') // ignored by git and biome (**/dist)
-const oursDir = join(repo, 'packages/checkout/dist/cdn')
+const oursDir = join(
+  repo,
+  'packages/checkout/dist/cdn',
+  JSON.parse(readFileSync(join(repo, 'packages/checkout/package.json'), 'utf8')).version,
+)
 const OURS_FIRST = 'paysession-checkout.js'
 
 // competitors/ holds two wagmi stacks: wagmi 2 (+ @wagmi/core 2, @wagmi/connectors 6) at the top of
@@ -130,9 +134,13 @@ function measureOurs() {
   const abs = (files) => files.map((f) => join(oursDir, f))
   // Every file of the build: the SRI manifest when present (it lists all of them), else every .js.
   const sri = join(oursDir, 'sri.json')
-  const every = existsSync(sri)
-    ? Object.keys(JSON.parse(readFileSync(sri, 'utf8'))).filter((f) => existsSync(join(oursDir, f)))
-    : readdirSync(oursDir).filter((f) => /\.(js|css)$/.test(f))
+  const every = (
+    existsSync(sri)
+      ? Object.keys(JSON.parse(readFileSync(sri, 'utf8'))).filter((f) =>
+          existsSync(join(oursDir, f)),
+        )
+      : readdirSync(oursDir).filter((f) => /\.(js|css)$/.test(f))
+  ).filter((f) => !f.endsWith('.full.js')) // the single-file build repeats the split one
   const first = staticClosure([OURS_FIRST])
   const dialog = ourImports(OURS_FIRST, true).find((f) => f.startsWith('checkout.dialog'))
   let payment

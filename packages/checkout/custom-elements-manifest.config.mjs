@@ -1,4 +1,18 @@
 // `cem analyze`: writes custom-elements.json (attributes, properties, methods, events, parts, CSS properties).
+
+// The manifest names the modules a consumer imports: the shipped `dist/*.js`, not the sources.
+const toShipped = (value) =>
+  typeof value === 'string' && /^\/?src\/.+\.[jt]s$/.test(value)
+    ? value.replace(/^\/?src\//, 'dist/').replace(/\.ts$/, '.js')
+    : value
+const rewritePaths = (node) => {
+  if (Array.isArray(node)) return node.forEach(rewritePaths)
+  if (!node || typeof node !== 'object') return
+  for (const [key, value] of Object.entries(node))
+    if (key === 'path' || key === 'module') node[key] = toShipped(value)
+    else rewritePaths(value)
+}
+
 export default {
   globs: ['src/components/**/*.ts', 'src/events/*.ts'],
   exclude: ['src/**/*.test.ts'],
@@ -17,6 +31,7 @@ export default {
             if (declaration.attributes)
               declaration.attributes = declaration.attributes.filter((a) => !a.name.startsWith('_'))
           }
+        rewritePaths(customElementsManifest)
       },
     },
   ],

@@ -1,4 +1,13 @@
+import { readFileSync } from 'node:fs'
 import { defineConfig, type Plugin } from 'vite'
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'))
+
+// The script-tag build, in a folder per version (dist/cdn/<version>/) that a CDN serves as is and
+// caches forever: one ES module that defines the element and paints the button, with the dialog
+// (core, wagmi, viem, query-core) and one chunk per language as lazy chunks beside it.
+// scripts/build-cdn.mjs also builds paysession-checkout.full.js (everything in one file, pinned by
+// one integrity) into the same folder and writes sri.json.
 
 // Lit ships css`` as written: squeeze its comments and whitespace in the script-tag build.
 const minifyLitCss = (): Plugin => ({
@@ -21,8 +30,6 @@ const minifyLitCss = (): Plugin => ({
   },
 })
 
-// The script-tag build: one ES module that defines the element and paints the button, with the
-// dialog (core, wagmi, viem, query-core) and one chunk per language as lazy chunks beside it.
 // viem loads secp256k1 with a dynamic import inside recoverPublicKey, which only the EIP-5792
 // chunk's sendCalls graph reaches (and never runs: the wallet signs). A dynamic chunk inside a
 // dynamic chunk makes rolldown split the shared code out of the first file and the dialog into
@@ -43,8 +50,8 @@ export default defineConfig({
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
-    outDir: 'dist/cdn',
-    emptyOutDir: true,
+    outDir: `dist/cdn/${version}`,
+    emptyOutDir: false,
     target: 'es2022',
     minify: true,
     sourcemap: false,

@@ -1,5 +1,5 @@
 // `npm run demo`: the sandbox (anvil + the service) and the demo merchant, in one process.
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { buildSpa } from './server/buildSpa.js'
 import { appRoot, checkoutCdnDir, startDemo } from './startDemo.js'
 
@@ -29,7 +29,7 @@ if (forwardTo && !/^https?:\/\//.test(forwardTo)) {
 
 const spa = await buildSpa({
   appRoot,
-  checkoutDist: dirname(checkoutCdnDir()),
+  checkoutDist: resolve(checkoutCdnDir(), '..', '..'), // dist/cdn/<version> → dist
   log: (m) => console.log(m),
 })
 

@@ -12,10 +12,11 @@ import { createWebhookLog, type WebhookLog } from './server/webhookLog.js'
 
 export const appRoot = fileURLToPath(new URL('..', import.meta.url))
 
-/** packages/checkout/dist/cdn, found through the workspace dependency. */
+/** packages/checkout/dist/cdn/<version>, found through the workspace dependency. */
 export function checkoutCdnDir(): string {
-  const pkg = createRequire(import.meta.url).resolve('@paysession/checkout/package.json')
-  return join(dirname(pkg), 'dist', 'cdn')
+  const require = createRequire(import.meta.url)
+  const pkg = require.resolve('@paysession/checkout/package.json')
+  return join(dirname(pkg), 'dist', 'cdn', require(pkg).version)
 }
 
 export type DemoOptions = {

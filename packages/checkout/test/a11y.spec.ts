@@ -145,7 +145,7 @@ test('loading the element twice warns and never throws', async ({ page }) => {
   page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()))
   const { errors } = await openPage(page, session)
   await expect(payButton(page)).toHaveText('Pay $10.00')
-  await page.evaluate(() => import('/dist/cdn/paysession-checkout.js?again' as string))
+  await page.evaluate(() => import('/dist/cdn/current/paysession-checkout.js?again' as string))
   await expect.poll(() => warnings.join()).toContain('already defined')
   expect(errors).toEqual([])
 })

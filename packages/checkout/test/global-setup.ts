@@ -7,6 +7,8 @@ import { build } from 'vite'
 import { startSandbox } from '../../sandbox/dist/index.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
+// Test pages load the script-tag build as /dist/cdn/current/…: this version's folder.
+const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'))
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -51,7 +53,9 @@ export default async function globalSetup() {
         sandbox.clock.advance(Number(url.searchParams.get('seconds')))
         return void res.end('{}')
       }
-      const file = normalize(join(root, url.pathname))
+      const file = normalize(
+        join(root, url.pathname.replace('/dist/cdn/current/', `/dist/cdn/${version}/`)),
+      )
       if (!file.startsWith(root)) throw new Error('outside')
       const body = await readFile(file)
       res.setHeader('content-type', types[extname(file)] ?? 'application/octet-stream')

@@ -44,6 +44,8 @@ export class CheckoutController implements ReactiveController {
   gasless: typeof import('../gasless/gasless.js') | undefined
   private unsubscribe: (() => void) | undefined
   private paidFired = false
+  private sentHere = false
+  private sawUnpaid = false
 
   constructor(private readonly host: PaySessionCheckout) {
     host.addController(this)
@@ -87,6 +89,8 @@ export class CheckoutController implements ReactiveController {
     if (h.networks || h.tokens)
       registry = extendRegistry(registry, { networks: h.networks, tokens: h.tokens })
     this.paidFired = false
+    this.sentHere = false
+    this.sawUnpaid = false
     try {
       this.config = createPaySessionConfig({
         apiBase,
@@ -153,7 +157,11 @@ export class CheckoutController implements ReactiveController {
       (previous?.step === 'chooseToken' || next.selectedToken !== previous?.selectedToken)
     )
       fire(new PaySessionTokenSelectedEvent({ symbol: next.selectedToken }))
-    if (next.hash && next.hash !== previous?.hash)
+    // Events say what happened on this page: a transfer this page's wallet prompt sent, and the
+    // session found paid at load (`replay`) apart from one paid while the page watched.
+    if (next.step === 'confirmInWallet') this.sentHere = true
+    if (!['loading', 'failed', ...paidSteps].includes(next.step)) this.sawUnpaid = true
+    if (this.sentHere && next.hash && next.hash !== previous?.hash)
       fire(new PaySessionFundingSentEvent({ hash: next.hash, explorerTxUrl: next.explorerTxUrl }))
     if (paidSteps.includes(next.step) && !this.paidFired) {
       this.paidFired = true
@@ -164,6 +172,7 @@ export class CheckoutController implements ReactiveController {
           amount: next.amount,
           tokenSymbol: next.session?.tokenSymbol,
           hash: next.hash,
+          replay: !this.sawUnpaid,
         }),
       )
     }
@@ -173,6 +182,7 @@ export class CheckoutController implements ReactiveController {
           code: next.error.code,
           message: next.error.shortMessage,
           retryable: next.canRetry,
+          details: next.error.details,
         }),
       )
     this.host.requestUpdate()

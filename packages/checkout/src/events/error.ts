@@ -4,6 +4,8 @@ export type PaySessionErrorEventDetail = {
   code: PaySessionErrorCode
   message: string
   retryable: boolean
+  /** For the developer, not the customer: what failed and how to fix it (core's `details`). */
+  details?: string | undefined
 }
 /**
  * An error the customer sees: `code` is core's stable PaySessionError code.

@@ -3,7 +3,8 @@ export type PaySessionFundingSentEventDetail = {
   explorerTxUrl: string | undefined
 }
 /**
- * The wallet sent the funding transfer; `hash` is its transaction hash.
+ * This page's wallet prompt sent the funding transfer; `hash` is its transaction hash. Not fired
+ * for a transfer sent elsewhere (another tab, a reload, a phone wallet after the QR code).
  * @example el.addEventListener('paysession-funding-sent', (event) => console.log(event.detail))
  */
 export class PaySessionFundingSentEvent extends CustomEvent<PaySessionFundingSentEventDetail> {

@@ -6,6 +6,7 @@ import { findTransfers } from '../chain/findTransfers.js'
 import { getTokenBalance, getTransaction, getTransactionReceipt } from '../chain/rpc.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
+import { chainUnavailable } from '../errors/chain.js'
 import { resolveSessionAssets } from '../registry/registry.js'
 import type { StablecoinInfo } from '../registry/types.js'
 import { isTransactionHash } from '../utils/isTransactionHash.js'
@@ -108,10 +109,7 @@ export async function checkPreviousPayment(
         return { kind: 'inFlight', reason: 'otwFunded', record }
     }
   } catch (error) {
-    throw new PaySessionError('CHAIN_UNAVAILABLE', {
-      details: (error as { shortMessage?: string })?.shortMessage ?? String(error),
-      cause: error,
-    })
+    throw chainUnavailable(config, network, error)
   }
 
   // 4. The wallet accepted the payment and will send it, maybe days later (a multisig).

@@ -1,11 +1,14 @@
-import { connect, getConnection } from '@wagmi/core'
+import { type Connector, connect, getConnection } from '@wagmi/core'
 import type { Address } from 'viem'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { walletError } from '../errors/wallet.js'
 
 export type ConnectWalletParameters = {
-  /** A wallet id from `getWallets` (connector id or rdns). Default: the first wallet. */
+  /**
+   * A wallet id from `getWallets` (connector id or rdns). Default: the first wallet that announced
+   * itself through EIP-6963, else the injected `window.ethereum`, else the first connector.
+   */
   walletId?: string | undefined
   /** Ask the wallet to connect on this chain. */
   chainId?: number | undefined
@@ -25,7 +28,7 @@ export async function connectWallet(
   const connectors = config.wagmiConfig.connectors
   const connector = walletId
     ? connectors.find((c) => c.id === walletId || c.rdns === walletId)
-    : connectors[0]
+    : defaultConnector(connectors)
   if (!connector) throw new PaySessionError('WALLET_NOT_FOUND', { details: walletId })
 
   const current = getConnection(config.wagmiConfig)
@@ -45,4 +48,12 @@ export async function connectWallet(
     }
     throw walletError(error)
   }
+}
+
+// An EIP-6963 wallet announces itself as an injected connector with its own id (its rdns); the
+// generic `injected` one only works when the page has `window.ethereum`, and `getWallets` hides it
+// as soon as a wallet announced itself.
+function defaultConnector(connectors: readonly Connector[]): Connector | undefined {
+  const injected = connectors.filter((c) => c.type === 'injected')
+  return injected.find((c) => c.id !== 'injected') ?? injected[0] ?? connectors[0]
 }

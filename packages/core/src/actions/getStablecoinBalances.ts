@@ -3,6 +3,7 @@ import type { Address } from 'viem'
 import { getNativeBalance, getTokenBalance } from '../chain/rpc.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
+import { chainUnavailable } from '../errors/chain.js'
 import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
 import { formatAmount, parseAmount } from '../utils/amounts.js'
 
@@ -38,10 +39,7 @@ export async function getStablecoinBalances(
   const chainId = network.chainId
   try {
     const client = getClient(config.wagmiConfig, { chainId })
-    if (!client)
-      throw new PaySessionError('CHAIN_UNAVAILABLE', {
-        details: `${network.name} (${chainId}) is not in the wagmi config`,
-      })
+    if (!client) throw chainUnavailable(config, network)
     const [native, ...balances] = await Promise.all([
       getNativeBalance(client, account),
       ...parameters.tokens.map((token) => getTokenBalance(client, token.address, account)),
@@ -59,9 +57,6 @@ export async function getStablecoinBalances(
     return { tokens, nativeBalance: native!, gasWarning: native === 0n }
   } catch (error) {
     if (error instanceof PaySessionError) throw error
-    throw new PaySessionError('CHAIN_UNAVAILABLE', {
-      details: (error as { shortMessage?: string })?.shortMessage ?? String(error),
-      cause: error,
-    })
+    throw chainUnavailable(config, network, error)
   }
 }

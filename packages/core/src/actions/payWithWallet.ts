@@ -20,6 +20,7 @@ import { getBlockNumber, getTokenBalance, getTransaction, sendTransaction } from
 import { waitForPaymentReceipt, waitForTransfer } from '../chain/waitForPaymentReceipt.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
+import { chainUnavailable } from '../errors/chain.js'
 import { walletError } from '../errors/wallet.js'
 import { resolveSessionAssets } from '../registry/registry.js'
 import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
@@ -196,10 +197,7 @@ export async function preparePayment(
   }
 
   const client = getClient(wagmi, { chainId: network.chainId })
-  if (!client)
-    throw new PaySessionError('CHAIN_UNAVAILABLE', {
-      details: `${network.name} (${network.chainId}) is not in the wagmi config`,
-    })
+  if (!client) throw chainUnavailable(config, network)
   let balance: bigint
   let fromBlock: bigint
   try {
@@ -208,7 +206,7 @@ export async function preparePayment(
       getBlockNumber(client),
     ])
   } catch (error) {
-    throw new PaySessionError('CHAIN_UNAVAILABLE', { cause: error })
+    throw chainUnavailable(config, network, error)
   }
   if (balance < amount)
     throw new PaySessionError('INSUFFICIENT_BALANCE', {
