@@ -20,6 +20,7 @@ export type Step =
   | 'expired'
   | 'failed'
   | 'manual'
+  | 'untracked'
 
 /**
  * Before any page script: records the widget's step changes and events, page errors and CSP
@@ -153,7 +154,7 @@ export async function openCheckout(
 }
 
 /** The text of a step's main paragraph (the live region repeats it for screen readers). */
-export const stepText = (page: Page, text: string) =>
+export const stepText = (page: Page, text: string | RegExp) =>
   dialog(page).locator('p.center', { hasText: text })
 
 /** Pay button → Sandbox Wallet → connected: stops at the stablecoin choice. */

@@ -1,6 +1,6 @@
 // Tests that change what every session shares: anvil's automine and the sandbox clock. They run
 // after every other test (project `exclusive`), one at a time, the clock one last.
-import { expect, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import {
   advanceClock,
   chain,
@@ -9,6 +9,7 @@ import {
   expectPaidOnce,
   expectTransfers,
   expectWebhooks,
+  payWithCli,
   rpc,
   waitForStatus,
 } from '../support/demo.js'
@@ -21,14 +22,111 @@ import {
   expectPaidView,
   openCheckout,
   payButton,
+  payFully,
   recorded,
   reviewPayButton,
   state,
   stepText,
   waitForStep,
+  widget,
 } from '../support/widget.js'
 
 test.describe.configure({ mode: 'serial' })
+
+// The session token lives an hour (the sandbox's default); the funding window 24 hours.
+const pastTheToken = 3600 + 60
+/** The demo's token renewal (its server asks the sandbox's extension) answers nothing. */
+const refuseRenewal = (page: Page) =>
+  page.route('**/api/checkout/*/session-token', (route) =>
+    route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }),
+  )
+const neverExpired = async (page: Page) => {
+  const { steps } = await recorded(page)
+  expect(steps).not.toContain('expired')
+  await expect(widget(page)).not.toContainText(/expired/i)
+}
+
+test('token expired: paid before the token lifetime, opened after it: paid', async ({
+  page,
+}, testInfo) => {
+  const order = await createOrder('notebook')
+  await openCheckout(page, order.path)
+  await payFully(page, 'USDC')
+  await expectPaidOnce(order.id)
+  await advanceClock(pastTheToken)
+  // Without a fresh token, the widget reads the one-time wallet on chain.
+  await refuseRenewal(page)
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Paid')
+  await payButton(page).click()
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  await neverExpired(page)
+  await state(page, testInfo, '1-paid-from-chain')
+  // With the demo's token provider, the service itself says so.
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Paid')
+  await payButton(page).click()
+  await waitForStep(page, 'paid')
+  expect(
+    await page.evaluate(
+      () => (document.querySelector('paysession-checkout') as any).state.session.status,
+    ),
+  ).toBe('FUNDED')
+  await neverExpired(page)
+})
+
+test('token expired: paid after the token lifetime, through a fresh token', async ({ page }) => {
+  const order = await createOrder('notebook')
+  await openCheckout(page, order.path)
+  const sends = countSends(page)
+  await connect(page)
+  await chooseToken(page, 'USDC')
+  await advanceClock(pastTheToken)
+  await reviewPayButton(page).click()
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  await expectPaidOnce(order.id)
+  expect(sends).toHaveLength(1)
+  await neverExpired(page)
+  const { steps } = await recorded(page)
+  expect(steps).not.toContain('untracked')
+})
+
+test('token expired: unpaid after it, still payable; without a fresh token, followed on chain', async ({
+  page,
+}, testInfo) => {
+  const order = await createOrder('mug')
+  await openCheckout(page, order.path)
+  await expect(payButton(page)).toHaveText('Pay $24.50')
+  await advanceClock(pastTheToken)
+  // The merchant's page hands a fresh token: the funding window is open, the payment offered.
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Pay $24.50')
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await neverExpired(page)
+  // A merchant without renewal: the widget says what it knows, and keeps watching the chain.
+  await advanceClock(pastTheToken)
+  await refuseRenewal(page)
+  await page.reload()
+  await expect(payButton(page)).toHaveText('View payment')
+  await payButton(page).click()
+  await waitForStep(page, 'untracked')
+  await expect(
+    dialog(page).getByRole('heading', { name: 'This payment can no longer be followed here' }),
+  ).toBeVisible()
+  await expect(dialog(page).getByText(/still reaches the merchant/)).toBeVisible()
+  await expect(dialog(page).getByRole('alert')).toHaveCount(0)
+  await state(page, testInfo, '1-untracked')
+  // The customer pays from a terminal: the widget sees the one-time wallet funded.
+  await payWithCli(order.id)
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  await expectPaidOnce(order.id)
+  await neverExpired(page)
+})
 
 test('reload while confirming (automine off): one transfer, paid once mined', async ({
   page,

@@ -72,6 +72,15 @@ function renderCheckout(c: Checkout) {
   widget.setAttribute('api-base', c.apiBase)
   if (c.relayUrl) widget.setAttribute('relay-url', c.relayUrl)
   if (c.chain) widget.rpcUrls = { [c.chain.id]: c.chain.rpcUrl }
+  // A fresh session token from the merchant's server when the service refuses this one.
+  widget.tokenProvider = async (sessionId) => {
+    const response = await fetch(`/api/checkout/${encodeURIComponent(sessionId)}/session-token`, {
+      method: 'POST',
+    })
+    return response.ok
+      ? ((await response.json()) as { sessionToken: string }).sessionToken
+      : undefined
+  }
   // The widget shows its own success step; the SPA moves on a moment later.
   widget.addEventListener('paysession-paid', () => setTimeout(() => renderPaid(c), 1500))
 

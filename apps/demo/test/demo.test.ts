@@ -188,6 +188,27 @@ describe('shop', () => {
     if (spa.status === 200) expect(await spa.text()).toContain('/assets/sandbox-wallet.js')
   })
 
+  it("hands the widget a fresh session token once the first one's hour is over", async () => {
+    const { id } = await buy('notebook')
+    const first = (await (await get(`/api/checkout/${id}`)).json()).sessionToken as string
+    demo.sandbox.clock.advance(3600 + 60)
+    const read = (token: string) =>
+      fetch(`${demo.sandbox.apiUrl}/payment-sessions/${id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    expect((await read(first)).status).toBe(401)
+    const renewed = await fetch(`${demo.url}/api/checkout/${id}/session-token`, { method: 'POST' })
+    expect(renewed.status).toBe(200)
+    const { sessionToken } = await renewed.json()
+    expect(sessionToken).toMatch(/^pst_/)
+    expect(sessionToken).not.toBe(first)
+    expect((await read(sessionToken)).status).toBe(200)
+    // The checkout page now renders the fresh token.
+    expect(await (await get(`/checkout/${id}`)).text()).toContain(sessionToken)
+    const unknown = await fetch(`${demo.url}/api/checkout/nope/session-token`, { method: 'POST' })
+    expect(unknown.status).toBe(404)
+  })
+
   it('answers 404 for an unknown checkout or order', async () => {
     expect((await get('/checkout/ps_000000000000000000000000')).status).toBe(404)
     expect((await get('/orders/ps_000000000000000000000000')).status).toBe(404)

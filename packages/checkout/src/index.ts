@@ -1,3 +1,4 @@
+export type { SessionTokenProvider } from './components/checkout/checkout.component.js'
 export { PaySessionCheckout } from './components/checkout/checkout.js'
 export {
   PaySessionCloseEvent,

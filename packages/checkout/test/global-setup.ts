@@ -36,6 +36,8 @@ export default async function globalSetup() {
     quiet: true,
     // Shorter than the session token's hour, so an expired (CANCELED) session is still readable.
     fundingWindowSeconds: 1800,
+    // Amounts at the tokens' full precision (6 decimals), to show they are never rounded.
+    amountDecimals: 6,
   })
   // A second service that answers only what the spec promises (profiles.spec.ts).
   const strict = await startSandbox({ port: 0, chainPort: 0, quiet: true, profile: 'strict' })
@@ -48,6 +50,23 @@ export default async function globalSetup() {
           ...(url.searchParams.get('amount') ? { amount: url.searchParams.get('amount')! } : {}),
         })
         return void res.end(JSON.stringify({ hash }))
+      }
+      if (url.pathname === '/__sandbox/token') {
+        // What a merchant's server does for its page: the sandbox's renewal extension (API key).
+        const id = encodeURIComponent(url.searchParams.get('session')!)
+        const renewed = await fetch(
+          `${sandbox.apiUrl}/api/v1/payment-sessions/${id}/session-token`,
+          {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${sandbox.apiKey}`,
+              'content-type': 'application/json',
+            },
+            body: '{}',
+          },
+        )
+        res.statusCode = renewed.status
+        return void res.end(await renewed.text())
       }
       if (url.pathname === '/__sandbox/advance') {
         sandbox.clock.advance(Number(url.searchParams.get('seconds')))

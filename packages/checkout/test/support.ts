@@ -82,6 +82,7 @@ export async function openPage(
     logo?: string
     /** The element's RPC URL (the wallet keeps the service's). */
     rpc?: string
+    tokenProvider?: boolean
     /** The wallet acts as the sandbox's smart account (EIP-5792) or its Safe-like account. */
     account?: 'smart' | 'safe'
     /** Another service: its API base and chain RPC. */
@@ -113,6 +114,7 @@ export async function openPage(
     ...(options.logo ? { 'merchant-logo': options.logo } : {}),
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.theme ? { theme: options.theme } : {}),
+    ...(options.tokenProvider ? { 'token-provider': '1' } : {}),
     ...options.attributes,
   })
   await page.goto(`${env.page}/test/pages/index.html?${query}`)

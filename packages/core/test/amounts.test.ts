@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import {
   formatAmount,
+  formatDecimal,
   PaySessionError,
   parseAmount,
   toDecimalString,
@@ -106,6 +107,7 @@ describe('formatAmount', () => {
     expect(formatAmount(10_000_001n, 6, 'en-US')).toBe('10.000001')
     expect(formatAmount(0n, 6, 'en-US')).toBe('0.00')
     expect(formatAmount(5n, 0, 'en-US')).toBe('5')
+    expect(formatAmount(-1_500_000n, 6, 'en-US')).toBe('-1.50')
     expect(formatAmount(10n ** 30n + 1n, 18, 'en-US')).toBe('1,000,000,000,000.000000000000000001')
   })
 
@@ -118,6 +120,47 @@ describe('formatAmount', () => {
         )
       }),
     )
+  })
+})
+
+describe('formatDecimal: what a customer reads, from the exact decimal string', () => {
+  test('full token precision: 6 decimals', () => {
+    expect(formatDecimal('10.123456', 'en')).toBe('10.123456')
+    expect(formatDecimal('10.123456', 'de')).toBe('10,123456')
+    expect(formatDecimal('10.1234', 'en', { minimumFractionDigits: 2 })).toBe('10.1234')
+    expect(formatDecimal('10', 'en', { minimumFractionDigits: 2 })).toBe('10.00')
+    expect(formatDecimal('10.10', 'en')).toBe('10.1')
+    expect(formatDecimal('1234567.000001', 'en-US')).toBe('1,234,567.000001')
+  })
+
+  test('18 decimals, beyond what a float holds', () => {
+    const value = '9007199254740993.123456789012345678'
+    expect(formatDecimal(value, 'en-US')).toBe('9,007,199,254,740,993.123456789012345678')
+    expect(formatDecimal(value, 'de-DE')).toBe('9.007.199.254.740.993,123456789012345678')
+    expect(formatDecimal(value, 'fr-FR')).toBe(
+      '9\u202f007\u202f199\u202f254\u202f740\u202f993,123456789012345678',
+    )
+  })
+
+  test('in a currency: the locale places the symbol, every digit stays', () => {
+    expect(formatDecimal('10.123456', 'en-US', { currency: 'USD' })).toBe('$10.123456')
+    expect(formatDecimal('10.5', 'en-US', { currency: 'USD' })).toBe('$10.50')
+    expect(formatDecimal('1234.5', 'de-DE', { currency: 'EUR' })).toBe('1.234,50\u00a0€')
+    expect(formatDecimal('10.123456', 'fr-FR', { currency: 'EUR' })).toBe('10,123456\u00a0€')
+    expect(formatDecimal('10.000001', 'en-US', { currency: 'XYZ1' })).toBe('10.000001 XYZ1')
+  })
+
+  test('any value at any precision reads back exactly (en-US, grouping removed)', () => {
+    fc.assert(
+      fc.property(unitsArb, decimalsArb, (units, decimals) => {
+        const text = toDecimalString(units, decimals)
+        expect(formatDecimal(text, 'en-US').replaceAll(',', '')).toBe(text)
+      }),
+    )
+  })
+
+  test('a value that is not a decimal string is shown as sent, never as a number', () => {
+    expect(formatDecimal('1e21', 'en-US')).toBe('1e21')
   })
 })
 

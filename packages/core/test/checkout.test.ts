@@ -420,7 +420,11 @@ describe('never twice', () => {
     )
     try {
       const resumed = await waitForStep(second, 'waitingForService')
-      expect(resumed.error?.code).toBe('PAYMENT_IN_PROGRESS')
+      // Nothing failed: a prompt may still be answered, and the page says until when.
+      expect(resumed.error).toBeUndefined()
+      expect(resumed.canRetry).toBe(false)
+      expect(resumed.hash).toBeUndefined()
+      expect(resumed.retryAt).toBe(record!.createdAt + 120_000)
       await second.pay() // not offered: does nothing
       expect(wallet.requests.filter((r) => r.method === 'eth_sendTransaction')).toHaveLength(1)
 
@@ -429,6 +433,47 @@ describe('never twice', () => {
       expect(
         await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
       ).toHaveLength(1)
+    } finally {
+      second.destroy()
+    }
+  })
+
+  test('reload while the wallet prompt is open, prompt abandoned: payable again by itself when the time comes', async () => {
+    const customer = sb.customers[2]!
+    const session = await createSession(sb, '6.50')
+    const storage = createMemoryStorage()
+    const { wallet, provider } = createTestWallet(sb.rpcUrl, customer.address)
+    const first = createCheckout(paySessionConfig(sb, testWalletWagmi(sb, provider), { storage }), {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    await waitForStep(first, 'chooseWallet')
+    await first.connect('testWallet')
+    await waitForStep(first, 'chooseToken')
+    first.selectToken('USDC')
+    wallet.holdNext() // the prompt stays open, and is never answered
+    void first.pay()
+    await expect.poll(() => wallet.pendingPrompts).toBe(1)
+    first.destroy()
+
+    const second = createCheckout(
+      paySessionConfig(sb, testWalletWagmi(sb, provider), { storage }),
+      {
+        sessionId: session.paymentSessionId,
+        sessionToken: session.paymentSessionToken,
+        staleAfter: 2_000,
+      },
+    )
+    const steps = recordSteps(second)
+    try {
+      const waiting = await waitForStep(second, 'waitingForService')
+      expect(waiting.error).toBeUndefined()
+      expect(waiting.retryAt).toBeGreaterThan(Date.now())
+      // No click: when the time comes the payment is offered again.
+      const offered = await waitForStep(second, ['chooseWallet', 'chooseToken'])
+      expect(offered.retryAt).toBeUndefined()
+      expect(steps).not.toContain('failed')
+      expect(readPaymentRecord(storage, session.paymentSessionId)).toBeUndefined()
     } finally {
       second.destroy()
     }

@@ -9,7 +9,8 @@ import type { MerchantErrorCode } from './merchantCodes.js'
 export const customerMessages = {
   // The service's answers (README: "Where the spec says not shown", Errors)
   UNAUTHORIZED: 'This payment link is not valid.',
-  SESSION_TOKEN_EXPIRED: 'This payment link has expired. Please restart the checkout.',
+  // Not "expired": the session may well be payable, or paid (a customer told otherwise may pay twice).
+  SESSION_TOKEN_EXPIRED: 'This page can no longer follow the payment with the service.',
   SESSION_NOT_FOUND: 'This payment could not be found.',
   SESSION_NOT_PAYABLE: 'This payment can no longer be paid.',
   TRANSACTION_DOES_NOT_FUND_SESSION: 'This transaction does not pay this checkout.',

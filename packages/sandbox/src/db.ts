@@ -1,88 +1,23 @@
-import type { SessionStatus } from '@paysession/protocol'
 import Database from 'better-sqlite3'
 
-export type { SessionStatus }
+import type {
+  CaptureRow,
+  OutgoingRow,
+  SessionRow,
+  Storage,
+  TransferRow,
+  WebhookRow,
+} from './service/storage.js'
 
-export interface SessionRow {
-  id: string
-  request_id: string | null
-  request_fingerprint: string | null
-  token: string
-  token_expires_at: number
-  amount: string
-  currency: string
-  network: string
-  token_symbol: string
-  accepted_tokens: string
-  otw_index: number
-  otw_address: string
-  user_address: string | null
-  funding_tx: string | null
-  user_submitted_tx: string | null
-  received_units: string
-  capturable_units: string
-  captured_units: string
-  status: SessionStatus
-  created_at: number
-  expires_at: number
-  updated_at: number
-}
-
-export interface CaptureRow {
-  id: string
-  session_id: string
-  request_id: string
-  request_fingerprint: string
-  amount_units: string
-  refund_units: string
-  final: number
-  status: 'CAPTURING' | 'CAPTURED' | 'FAILED'
-  capture_tx: string | null
-  refund_tx: string | null
-  error: string | null
-  created_at: number
-  updated_at: number
-}
-
-export interface TransferRow {
-  tx_hash: string
-  log_index: number
-  session_id: string
-  token_symbol: string
-  from_address: string
-  value_units: string
-  block_number: number
-  disposition: 'FUNDING' | 'RETURN_PENDING' | 'RETURNED'
-  return_tx: string | null
-}
-
-/** A signed transfer from a one-time wallet, stored before it is broadcast (write-ahead). */
-export interface OutgoingRow {
-  /** What it is for, unique: `capture:<id>`, `refund:<id>`, `return:<tx hash>:<log index>`. */
-  purpose: string
-  otw_index: number
-  nonce: number
-  hash: string
-  raw: string
-  state: 'SIGNED' | 'MINED' | 'REVERTED'
-  block_number: number | null
-  error: string | null
-  created_at: number
-  updated_at: number
-}
-
-export interface WebhookRow {
-  seq: number
-  id: string
-  session_id: string
-  body: string
-  state: 'PENDING' | 'DELIVERED' | 'FAILED'
-  attempts: number
-  next_attempt_at: number
-  last_error: string | null
-  created_at: number
-  delivered_at: number | null
-}
+export type {
+  CaptureRow,
+  OutgoingRow,
+  SessionRow,
+  SessionStatus,
+  Storage,
+  TransferRow,
+  WebhookRow,
+} from './service/storage.js'
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -125,10 +60,8 @@ CREATE INDEX IF NOT EXISTS webhooks_pending ON webhooks (state, session_id, seq)
 CREATE INDEX IF NOT EXISTS sessions_open ON sessions (status);
 `
 
-export type Db = ReturnType<typeof openDb>
-
-/** Opens (or creates) the sandbox's SQLite file; ':memory:' for a throwaway sandbox. */
-export function openDb(path: string) {
+/** The Node adapter's storage: opens (or creates) the sandbox's SQLite file; ':memory:' for a throwaway sandbox. */
+export function openDb(path: string): Storage {
   const db = new Database(path)
   // Statements are prepared once and reused: the load benchmark polls get-session hard.
   const cache = new Map<string, Database.Statement>()

@@ -6,6 +6,7 @@ import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { toUnits } from './amounts.js'
 import { deployTestAccounts, type TestAccounts } from './chain/accounts.js'
 import { type Anvil, startAnvil } from './chain/anvil.js'
+import { readArtifacts } from './chain/artifacts.js'
 import { RELAYER_KEY, transferWithAuthorization } from './chain/authorization.js'
 import { createChainClients } from './chain/clients.js'
 import { deployTokens } from './chain/deploy.js'
@@ -16,12 +17,9 @@ import { type Clock, createClock } from './clock.js'
 import { openDb } from './db.js'
 import { isProfile, type Profile } from './http/profile.js'
 import { listen } from './http/server.js'
-import { runCapture } from './service/captures.js'
-import type { Context, ServiceOptions } from './service/context.js'
-import { createFundingWatcher, createReturnWorker } from './service/funding.js'
-import { createSettleWorker } from './service/otw.js'
-import { expireDue, TOKEN_DECIMALS } from './service/sessions.js'
-import { createWebhookWorker } from './service/webhooks.js'
+import { type Context, serviceOptions as withDefaults } from './service/context.js'
+import { createService } from './service/service.js'
+import { TOKEN_DECIMALS } from './service/sessions.js'
 
 export { fromUnits, toUnits } from './amounts.js'
 export {
@@ -46,9 +44,8 @@ export {
 } from './chain/tokens.js'
 export { isProfile, type Profile, profiles } from './http/profile.js'
 export { startRewritingProxy } from './http/rewritingProxy.js'
+export { DEFAULT_API_KEY } from './service/context.js'
 export { signWebhook } from './service/webhooks.js'
-
-export const DEFAULT_API_KEY = 'sk_sandbox_paysession'
 
 export interface SandboxOptions {
   /** API port on 127.0.0.1 (0: any free port). Default 4010. */
@@ -63,6 +60,11 @@ export interface SandboxOptions {
   seed?: Hex
   fundingWindowSeconds?: number
   tokenTtlSeconds?: number
+  /**
+   * Decimals a session amount may carry, up to the tokens' 6. Default: the currency's minor units
+   * (2). More lets tests show amounts at the token's full precision.
+   */
+  amountDecimals?: number
   webhookUrl?: string
   webhookSecret?: string
   webhookMaxAttempts?: number
@@ -110,30 +112,21 @@ export interface Sandbox {
     sessionId: string,
     options?: { token?: string; amount?: string; from?: Hex; gasless?: boolean },
   ): Promise<Hex>
+  /**
+   * The API as a fetch-style handler, answered in-process without the HTTP server (the URL's
+   * origin is ignored): what a custom `fetch` of the checkout or @paysession/server can call.
+   */
+  handle(request: Request): Promise<Response>
   /** Changes where status updates go (the spec leaves registration open). */
   setWebhookUrl(url: string | undefined): void
   stop(): Promise<void>
 }
-
-/** Repeating problems (a dead node, a locked database) log one line per this interval. */
-const LOG_INTERVAL_MS = 30_000
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   if (options.profile !== undefined && !isProfile(options.profile))
     throw new Error(`unknown profile ${JSON.stringify(options.profile)}: use default or strict`)
   const log =
     options.log ?? (options.quiet ? () => {} : (m: string) => console.log(`[sandbox] ${m}`))
-  const lastLogged = new Map<string, { at: number; repeats: number }>()
-  const logEvery = (key: string, message: string) => {
-    const seen = lastLogged.get(key)
-    if (seen && Date.now() - seen.at < LOG_INTERVAL_MS) {
-      seen.repeats++
-      return
-    }
-    const again = seen?.repeats ? ` (${seen.repeats} more times since the last report)` : ''
-    lastLogged.set(key, { at: Date.now(), repeats: 0 })
-    log(`${key}: ${message.split('\n')[0]}${again}`)
-  }
   const dataDir = options.dataDir
   if (dataDir) checkWritable(dataDir)
   const db = openDatabase(dataDir)
@@ -154,6 +147,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const chain = createChainClients(anvil.rpcUrl)
     const customers = testCustomers()
     const tokensDeployed = await deployTokens(
+      readArtifacts(),
       chain,
       customers.map((c) => c.address),
     )
@@ -176,20 +170,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     db.meta.set('webhookSecret', webhookSecret)
     const hd = HDKey.fromMasterSeed(Buffer.from(seed.slice(2), 'hex'))
     const treasury = hdKeyToAccount(hd, { accountIndex: 1, addressIndex: 0 }).address
-    const serviceOptions: ServiceOptions = {
-      apiKey: options.apiKey ?? DEFAULT_API_KEY,
-      merchantId: options.merchantId ?? 'merchant_sandbox',
-      fundingWindowSeconds: options.fundingWindowSeconds ?? 24 * 60 * 60,
-      tokenTtlSeconds: options.tokenTtlSeconds ?? 60 * 60,
-      webhookUrl: options.webhookUrl,
-      webhookSecret,
-      webhookMaxAttempts: options.webhookMaxAttempts ?? 8,
-      webhookBaseDelayMs: options.webhookBaseDelayMs ?? 500,
-      webhookTimeoutMs: options.webhookTimeoutMs ?? 5000,
-      pollIntervalMs: options.pollIntervalMs ?? 200,
-      waitTimeoutMs: options.waitTimeoutMs ?? 30_000,
-      profile: options.profile ?? 'default',
-    }
+    const serviceOptions = withDefaults({ ...options, webhookSecret })
     const tokens = Object.fromEntries(
       LOCAL_TOKENS.map((t) => [
         t.symbol,
@@ -251,7 +232,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           savedHead = await chain.publicClient.getBlockNumber()
           chainUp = true
           log(`anvil restarted from its last saved state (block ${savedHead})`)
-          schedule(0)
+          service.wake()
           return
         } catch (e) {
           const message = e instanceof Error ? e.message : String(e)
@@ -261,7 +242,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             )
             return
           }
-          logEvery('anvil restart', message)
+          service.ctx.logEvery('anvil restart', message)
           await new Promise((r) => setTimeout(r, 500 * attempt))
         }
       }
@@ -269,22 +250,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     watchChain(anvil)
 
     let apiUrl = ''
-    const ctx: Context = {
-      db,
-      clock: createClock(),
+    const clock = createClock()
+    // The Node adapter's parts: SQLite, anvil (supervised above), fetch for webhooks, and the
+    // chain state saved to the data folder before the service acts on what it saw on chain.
+    const service = createService({
+      storage: db,
       chain,
-      options: serviceOptions,
+      clock,
+      deliver: (url, init) => fetch(url, init),
       hd,
       treasury,
+      options: serviceOptions,
       log,
-      lanes: new Map(),
-      runningCaptures: new Set(),
-      wake: () => schedule(0),
-      logEvery,
       durable: () => durable(),
       chainUp: () => chainUp,
       chainEpoch: () => chainEpoch,
       testHooks: testHooks(log),
+      afterPass: async () => {
+        if (Date.now() - lastSave > 2000)
+          await durable().catch((e) => service.ctx.logEvery('chain state', String(e.message ?? e)))
+      },
       health: () => ({
         ok: chainUp && !stateError,
         chain: chainUp ? 'running' : 'down',
@@ -304,52 +289,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         relayer: relayer.address,
         smartAccount: accounts.smartAccount,
         safe: accounts.safe,
-        now: new Date(ctx.clock.now()).toISOString(),
+        now: new Date(clock.now()).toISOString(),
       }),
-    }
-
-    // One background loop: scan the chain, expire, settle and resume transfers, deliver webhooks.
-    // While a problem persists it backs off (up to 5 s) and logs one line per interval.
-    const scan = createFundingWatcher(ctx)
-    const deliver = createWebhookWorker(ctx)
-    const returns = createReturnWorker(ctx)
-    const settleLeftovers = createSettleWorker(ctx)
-    let timer: NodeJS.Timeout | undefined
-    let running = false
-    let failures = 0
-    const tick = async () => {
-      timer = undefined
-      if (running || stopped) return
-      running = true
-      try {
-        if (chainUp) {
-          await scan()
-          expireDue(ctx)
-          settleLeftovers()
-          for (const c of db.captures.inFlight()) runCapture(ctx, c)
-          await returns()
-          if (Date.now() - lastSave > 2000)
-            await durable().catch((e) => logEvery('chain state', String(e.message ?? e)))
-        }
-        void deliver().catch((e) => logEvery('webhook worker', String(e)))
-        failures = 0
-      } catch (e) {
-        failures++
-        logEvery('background', e instanceof Error ? e.message : String(e))
-      } finally {
-        running = false
-        schedule(Math.min(serviceOptions.pollIntervalMs * 2 ** Math.min(failures, 10), 5000))
-      }
-    }
-    function schedule(ms: number) {
-      if (stopped) return
-      if (timer && ms > 0) return
-      if (timer) clearTimeout(timer)
-      timer = setTimeout(() => void tick(), ms)
-    }
+    })
+    const ctx = service.ctx
     const http = await listen(ctx, options.port ?? 4010)
     apiUrl = http.url
-    schedule(0)
+    service.start()
 
     return {
       apiUrl,
@@ -366,7 +312,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       treasury,
       webhookSecret,
       dataDir: options.dataDir,
-      clock: ctx.clock,
+      clock,
       async pay(sessionId, payOptions = {}) {
         const s = db.sessions.get(sessionId)
         if (!s) throw new Error(`no session ${sessionId}`)
@@ -393,15 +339,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           value,
         })
       },
+      handle: service.handle,
       setWebhookUrl(url) {
         serviceOptions.webhookUrl = url
       },
       async stop() {
         stopped = true
-        if (timer) clearTimeout(timer)
+        service.stop()
         await http.close()
         // Let on-chain jobs in flight finish before the chain goes away.
-        await Promise.allSettled([...ctx.lanes.values()])
+        await service.settle()
         if (chainUp) await durable().catch((e) => log(String(e.message ?? e)))
         await anvil.stop()
         db.close()

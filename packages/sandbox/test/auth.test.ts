@@ -221,3 +221,43 @@ test('the bearer scheme is case-insensitive and the credential is exact', async 
   })
   expectError(prefix, 401, 'UNAUTHORIZED')
 })
+
+test('extension: the merchant renews a session token (API key only); the session is unchanged', async () => {
+  const fresh = await createSession(sb)
+  const path = `/api/v1/payment-sessions/${fresh.paymentSessionId}/session-token`
+  expectError(
+    await call('POST', path, { auth: fresh.paymentSessionToken, body: {} }),
+    403,
+    'FORBIDDEN',
+  )
+  // While the token has more than half its lifetime left, the same token: pages agree on one.
+  const same = await call('POST', path, { auth: sb.apiKey, body: {} })
+  expect(same.status).toBe(200)
+  expect(same.json.paymentSessionToken).toBe(fresh.paymentSessionToken)
+  sb.clock.advance(TTL + 1)
+  expectError(
+    await call('GET', `/payment-sessions/${fresh.paymentSessionId}`, {
+      auth: fresh.paymentSessionToken,
+    }),
+    401,
+    'SESSION_TOKEN_EXPIRED',
+  )
+  const renewed = await call('POST', path, { auth: sb.apiKey, body: {} })
+  expect(renewed.status).toBe(200)
+  expect(renewed.json.paymentSessionToken).toMatch(/^pst_[0-9a-f]{48}$/)
+  expect(renewed.json.paymentSessionToken).not.toBe(fresh.paymentSessionToken)
+  expect(Date.parse(renewed.json.paymentSessionTokenExpiresAt)).toBeGreaterThan(sb.clock.now())
+  const read = await call('GET', `/payment-sessions/${fresh.paymentSessionId}`, {
+    auth: renewed.json.paymentSessionToken,
+  })
+  expect(read.status).toBe(200)
+  expect(read.json.status).toBe('CREATED')
+  expectError(
+    await call('POST', '/api/v1/payment-sessions/ps_unknown/session-token', {
+      auth: sb.apiKey,
+      body: {},
+    }),
+    404,
+    'SESSION_NOT_FOUND',
+  )
+})

@@ -231,3 +231,41 @@ test('GET /sandbox/info tells a merchant the chain facts', async () => {
   expect(res.json.tokens.USDT.address).toBe('0x6d741950129e74422fb11ff179C11710c8d2d7CB')
   expect(res.json.tokens.EURC.address).toBe('0xc1AE7fC0DA49a9A45B3AA7BD4893F97CCe389F57')
 })
+
+describe('the fetch-style handler', () => {
+  test('answers in-process exactly as over HTTP: create, read, CORS preflight, errors', async () => {
+    const inPage = (input: string, init?: RequestInit) =>
+      sb.handle(new Request(new URL(input, 'https://in-page.invalid'), init))
+    const created = await inPage('/api/v1/payment-sessions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '3.25', currency: 'USD' }),
+    })
+    expect(created.status).toBe(200)
+    expect(created.headers.get('access-control-allow-origin')).toBe('*')
+    const session = await created.json()
+    expect(session.amount).toBe('3.25')
+    const overHttp = await call('GET', `/payment-sessions/${session.paymentSessionId}`, {
+      auth: session.paymentSessionToken,
+    })
+    const read = await inPage(`/payment-sessions/${session.paymentSessionId}`, {
+      headers: { authorization: `Bearer ${session.paymentSessionToken}` },
+    })
+    expect(read.status).toBe(200)
+    expect(await read.json()).toEqual(overHttp.json)
+    expect((await inPage('/payment-sessions', { method: 'OPTIONS' })).status).toBe(204)
+    const unsupported = await inPage('/payment-sessions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'text/plain' },
+      body: '{}',
+    })
+    expect(unsupported.status).toBe(415)
+    expect((await unsupported.json()).error.code).toBe('UNSUPPORTED_MEDIA_TYPE')
+    const tooLarge = await inPage('/payment-sessions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ pad: 'x'.repeat(70_000) }),
+    })
+    expect(tooLarge.status).toBe(413)
+  })
+})

@@ -35,6 +35,13 @@ export type DemoServerOptions = {
   balances: BalanceReader
   /** The service's base URL the widget talks to (the sandbox's). */
   apiBase: string
+  /**
+   * A fresh session token for an order's page, or undefined when the service cannot renew one.
+   * The spec has no renewal; the sandbox has it as an extension (API key).
+   */
+  renewSessionToken: (
+    paymentSessionId: string,
+  ) => Promise<{ token: string; expiresAt: string | undefined } | undefined>
   wallet: WalletConfig
   treasury: string
   /**
@@ -208,6 +215,24 @@ export function createDemoServer(options: DemoServerOptions): Server {
     }
   }
 
+  /**
+   * The widget's `tokenProvider` asks here when the service refuses its session token: the token
+   * only lives an hour, a checkout page can stay open longer (and the funding window is 24 h).
+   * It hands only what the checkout page itself shows anyone who has the order's address.
+   */
+  async function sessionToken(res: ServerResponse, id: string) {
+    const order = orders.get(id)
+    if (!order)
+      return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'No such checkout' } })
+    const renewed = await options.renewSessionToken(id).catch(() => undefined)
+    if (!renewed)
+      return sendJson(res, 503, {
+        error: { code: 'TOKEN_UNAVAILABLE', message: 'The service gave no fresh session token.' },
+      })
+    orders.put({ ...order, sessionToken: renewed.token, sessionTokenExpiresAt: renewed.expiresAt })
+    sendJson(res, 200, { sessionToken: renewed.token, sessionTokenExpiresAt: renewed.expiresAt })
+  }
+
   function spaPage(res: ServerResponse) {
     const index = join(options.paths.spa, 'index.html')
     if (!existsSync(index)) {
@@ -244,6 +269,9 @@ export function createDemoServer(options: DemoServerOptions): Server {
       const refused = security.crossSite(req)
       if (refused) return forbidden(res, refused)
     }
+    const tokenMatch = /^\/api\/checkout\/([^/]+)\/session-token$/.exec(pathname)
+    if (method === 'POST' && tokenMatch)
+      return sessionToken(res, decodeURIComponent(tokenMatch[1]!))
     if (method === 'POST' && pathname === '/checkout') return createCheckout(req, res)
     const captureMatch = /^\/console\/sessions\/([^/]+)\/captures$/.exec(pathname)
     if (method === 'POST' && captureMatch)

@@ -13,6 +13,7 @@ import type { PaySessionCheckout } from '../components/checkout/checkout.compone
 import { PaySessionErrorEvent } from '../events/error.js'
 import { PaySessionFundingSentEvent } from '../events/funding-sent.js'
 import { PaySessionPaidEvent } from '../events/paid.js'
+import { PaySessionReadyEvent } from '../events/ready.js'
 import { PaySessionStatusChangeEvent } from '../events/status-change.js'
 import { PaySessionStepChangeEvent } from '../events/step-change.js'
 import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
@@ -44,6 +45,8 @@ export class CheckoutController implements ReactiveController {
   gasless: typeof import('../gasless/gasless.js') | undefined
   private unsubscribe: (() => void) | undefined
   private paidFired = false
+  /** Re-renders every second while a countdown (`retryAt`) is shown. */
+  private ticking: ReturnType<typeof setInterval> | undefined
   private sentHere = false
   private sawUnpaid = false
 
@@ -115,6 +118,8 @@ export class CheckoutController implements ReactiveController {
     this.checkout = createCheckout(this.config, {
       sessionId,
       sessionToken,
+      // Read at each refusal: a page may set the provider after the element.
+      getSessionToken: () => h.tokenProvider?.(sessionId),
       locale: h.resolvedLocale,
       expectedAmount: h.expectedAmount,
       expectedCurrency: h.expectedCurrency,
@@ -130,6 +135,8 @@ export class CheckoutController implements ReactiveController {
   }
 
   private stop() {
+    clearInterval(this.ticking)
+    this.ticking = undefined
     this.unsubscribe?.()
     this.checkout?.destroy()
     this.checkout = undefined
@@ -141,6 +148,12 @@ export class CheckoutController implements ReactiveController {
     this.state = next
 
     const fire = (event: Event) => this.host.dispatchEvent(event)
+    // The button's first read failed (a refused token): the session core read with a fresh one.
+    if (next.session && !this.host._preview) {
+      this.host._preview = next.session
+      const { paymentSessionId, status, amount, currency } = next.session
+      fire(new PaySessionReadyEvent({ sessionId: paymentSessionId, status, amount, currency }))
+    }
     if (next.step !== previous?.step) {
       this.pickingWallet = false
       fire(new PaySessionStepChangeEvent({ step: next.step, previousStep: previous?.step }))
@@ -185,6 +198,12 @@ export class CheckoutController implements ReactiveController {
           details: next.error.details,
         }),
       )
+    if (next.retryAt && !this.ticking)
+      this.ticking = setInterval(() => this.host.requestUpdate(), 1000)
+    if (!next.retryAt && this.ticking) {
+      clearInterval(this.ticking)
+      this.ticking = undefined
+    }
     this.host.requestUpdate()
   }
 }

@@ -5,6 +5,7 @@ export const button = {
   paid: 'Paid',
   inProgress: 'Payment in progress',
   expiredButton: 'Payment expired',
+  untrackedButton: 'View payment',
   unavailable: 'Payment unavailable',
   title: 'Pay with stablecoins',
   close: 'Close',

@@ -7,6 +7,7 @@ export const catalog: Catalog = {
   paid: 'Bezahlt',
   inProgress: 'Zahlung läuft',
   expiredButton: 'Zahlung abgelaufen',
+  untrackedButton: 'Zahlung ansehen',
   unavailable: 'Zahlung nicht verfügbar',
   title: 'Mit Stablecoins bezahlen',
   close: 'Schließen',
@@ -57,10 +58,16 @@ export const catalog: Catalog = {
   manualWaiting: 'Warten auf Ihre Zahlung…',
   received: 'Bisher erhalten: {amount} {token}',
   payBefore: 'Zahlbar bis {time}',
+  promptElsewhere:
+    'Ihre Wallet zeigt eventuell noch eine Anfrage für diese Zahlung. Bestätigen Sie sie dort oder lehnen Sie sie ab.',
+  payAgainIn: 'Sie können hier in {time} erneut bezahlen.',
+  untrackedTitle: 'Diese Zahlung kann hier nicht mehr verfolgt werden',
+  untrackedText:
+    'Eine bereits gesendete Zahlung erreicht den Händler trotzdem: Zahlen Sie nicht erneut. Andernfalls laden Sie die Seite neu oder wenden Sie sich an den Händler.',
+  untrackedWatching: 'Wir beobachten das Netzwerk auf Ihre Zahlung…',
   errors: {
     UNAUTHORIZED: 'Dieser Zahlungslink ist ungültig.',
-    SESSION_TOKEN_EXPIRED:
-      'Dieser Zahlungslink ist abgelaufen. Bitte starten Sie den Checkout neu.',
+    SESSION_TOKEN_EXPIRED: 'Diese Seite kann die Zahlung beim Zahlungsdienst nicht mehr verfolgen.',
     SESSION_NOT_FOUND: 'Diese Zahlung wurde nicht gefunden.',
     SESSION_NOT_PAYABLE: 'Diese Zahlung kann nicht mehr bezahlt werden.',
     API_UNAVAILABLE: 'Der Zahlungsdienst ist nicht erreichbar. Bitte versuchen Sie es erneut.',

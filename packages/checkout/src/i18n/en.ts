@@ -51,6 +51,13 @@ export const en = {
   manualWaiting: 'Waiting for your payment…',
   received: 'Received so far: {amount} {token}',
   payBefore: 'Pay before {time}',
+  promptElsewhere:
+    'Your wallet may still be showing a request for this payment. Confirm or reject it there.',
+  payAgainIn: 'You can pay again here in {time}.',
+  untrackedTitle: 'This payment can no longer be followed here',
+  untrackedText:
+    'A payment you already sent still reaches the merchant: do not pay again. Otherwise, reload the page or contact the merchant.',
+  untrackedWatching: 'Watching the network for your payment…',
   errors: {} as Partial<Record<PaySessionErrorCode, string>>,
 }
 

@@ -7,6 +7,7 @@ export const catalog: Catalog = {
   paid: 'Pagado',
   inProgress: 'Pago en curso',
   expiredButton: 'Pago caducado',
+  untrackedButton: 'Ver el pago',
   unavailable: 'Pago no disponible',
   title: 'Pagar con stablecoins',
   close: 'Cerrar',
@@ -56,6 +57,13 @@ export const catalog: Catalog = {
   manualWaiting: 'Esperando tu pago…',
   received: 'Recibido hasta ahora: {amount} {token}',
   payBefore: 'Fecha límite de pago: {time}',
+  promptElsewhere:
+    'Puede que tu billetera siga mostrando una solicitud para este pago. Confírmala o recházala allí.',
+  payAgainIn: 'Podrás volver a pagar aquí en {time}.',
+  untrackedTitle: 'Este pago ya no se puede seguir aquí',
+  untrackedText:
+    'Un pago que ya enviaste llegará igualmente al comercio: no vuelvas a pagar. Si no, recarga la página o contacta con el comercio.',
+  untrackedWatching: 'Buscando tu pago en la red…',
   errors: {
     UNAUTHORIZED: 'Este enlace de pago no es válido.',
     SESSION_TOKEN_EXPIRED: 'Este enlace de pago ha caducado. Vuelve a iniciar el pago.',

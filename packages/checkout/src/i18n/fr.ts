@@ -7,6 +7,7 @@ export const catalog: Catalog = {
   paid: 'Payé',
   inProgress: 'Paiement en cours',
   expiredButton: 'Paiement expiré',
+  untrackedButton: 'Voir le paiement',
   unavailable: 'Paiement indisponible',
   title: 'Payer en stablecoins',
   close: 'Fermer',
@@ -57,9 +58,16 @@ export const catalog: Catalog = {
   manualWaiting: 'En attente de votre paiement…',
   received: 'Reçu jusqu’ici : {amount} {token}',
   payBefore: 'À payer avant {time}',
+  promptElsewhere:
+    'Votre portefeuille affiche peut-être encore une demande pour ce paiement : confirmez-la ou refusez-la.',
+  payAgainIn: 'Vous pourrez payer à nouveau ici dans {time}.',
+  untrackedTitle: 'Ce paiement ne peut plus être suivi ici',
+  untrackedText:
+    'Un paiement déjà envoyé parvient quand même au marchand : ne payez pas deux fois. Sinon, rechargez la page ou contactez le marchand.',
+  untrackedWatching: 'Nous surveillons le réseau pour votre paiement…',
   errors: {
     UNAUTHORIZED: 'Ce lien de paiement n’est pas valide.',
-    SESSION_TOKEN_EXPIRED: 'Ce lien de paiement a expiré. Veuillez recommencer.',
+    SESSION_TOKEN_EXPIRED: 'Cette page ne peut plus suivre le paiement auprès du service.',
     SESSION_NOT_FOUND: 'Ce paiement est introuvable.',
     SESSION_NOT_PAYABLE: 'Ce paiement ne peut plus être réglé.',
     API_UNAVAILABLE: 'Le service de paiement est injoignable. Veuillez réessayer.',

@@ -7,6 +7,7 @@ export const catalog: Catalog = {
   paid: 'Pagato',
   inProgress: 'Pagamento in corso',
   expiredButton: 'Pagamento scaduto',
+  untrackedButton: 'Visualizza il pagamento',
   unavailable: 'Pagamento non disponibile',
   title: 'Paga con stablecoin',
   close: 'Chiudi',
@@ -57,6 +58,13 @@ export const catalog: Catalog = {
   manualWaiting: 'In attesa del tuo pagamento…',
   received: 'Ricevuto finora: {amount} {token}',
   payBefore: 'Paga entro il {time}',
+  promptElsewhere:
+    'Il tuo wallet potrebbe mostrare ancora una richiesta per questo pagamento. Confermala o rifiutala lì.',
+  payAgainIn: 'Potrai pagare di nuovo qui tra {time}.',
+  untrackedTitle: 'Questo pagamento non può più essere seguito qui',
+  untrackedText:
+    'Un pagamento già inviato arriva comunque all’esercente: non pagare di nuovo. Altrimenti ricarica la pagina o contatta l’esercente.',
+  untrackedWatching: 'Stiamo cercando il tuo pagamento sulla rete…',
   errors: {
     UNAUTHORIZED: 'Questo link di pagamento non è valido.',
     SESSION_TOKEN_EXPIRED: 'Questo link di pagamento è scaduto. Riavvia il pagamento.',

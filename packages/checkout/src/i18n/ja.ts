@@ -7,6 +7,7 @@ export const catalog: Catalog = {
   paid: '支払い済み',
   inProgress: 'お支払い処理中',
   expiredButton: 'お支払い期限切れ',
+  untrackedButton: 'お支払いを確認',
   unavailable: 'お支払いできません',
   title: 'ステーブルコインで支払う',
   close: '閉じる',
@@ -57,6 +58,13 @@ export const catalog: Catalog = {
   manualWaiting: 'お支払いを待っています…',
   received: 'これまでの受領額：{amount} {token}',
   payBefore: 'お支払い期限：{time}',
+  promptElsewhere:
+    'ウォレットにこのお支払いのリクエストがまだ表示されている可能性があります。ウォレットで承認または拒否してください。',
+  payAgainIn: '{time}後にここで再度お支払いいただけます。',
+  untrackedTitle: 'このお支払いはここでは追跡できなくなりました',
+  untrackedText:
+    'すでに送金したお支払いは加盟店に届きます。再度お支払いしないでください。それ以外の場合は、ページを再読み込みするか加盟店にお問い合わせください。',
+  untrackedWatching: 'ネットワーク上でお支払いを確認しています…',
   errors: {
     UNAUTHORIZED: 'この支払いリンクは無効です。',
     SESSION_TOKEN_EXPIRED: 'この支払いリンクは有効期限が切れています。もう一度お手続きください。',

@@ -7,6 +7,7 @@ export const catalog: Catalog = {
   paid: '결제 완료',
   inProgress: '결제 진행 중',
   expiredButton: '결제 기한 만료',
+  untrackedButton: '결제 보기',
   unavailable: '결제할 수 없음',
   title: '스테이블코인으로 결제',
   close: '닫기',
@@ -56,6 +57,13 @@ export const catalog: Catalog = {
   manualWaiting: '결제를 기다리는 중…',
   received: '지금까지 받은 금액: {amount} {token}',
   payBefore: '결제 기한: {time}',
+  promptElsewhere:
+    '지갑에 이 결제 요청이 아직 표시되어 있을 수 있습니다. 지갑에서 승인하거나 거부해 주세요.',
+  payAgainIn: '{time} 후에 여기에서 다시 결제할 수 있습니다.',
+  untrackedTitle: '이 결제는 더 이상 여기에서 확인할 수 없습니다',
+  untrackedText:
+    '이미 보낸 결제는 판매자에게 그대로 전달됩니다. 다시 결제하지 마세요. 그렇지 않다면 페이지를 새로고침하거나 판매자에게 문의해 주세요.',
+  untrackedWatching: '네트워크에서 결제를 확인하는 중…',
   errors: {
     UNAUTHORIZED: '유효하지 않은 결제 링크입니다.',
     SESSION_TOKEN_EXPIRED: '결제 링크가 만료되었습니다. 결제를 다시 시작해 주세요.',

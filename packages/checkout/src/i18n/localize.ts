@@ -1,16 +1,19 @@
-/** Fills `{name}` markers. */
-export function format(message: string, values: Record<string, string | number> = {}): string {
-  return message.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''))
+import { formatDecimal } from '@paysession/core'
+
+export { format } from './format.js'
+
+/**
+ * An amount in its currency (`10,00 €`, `$10.123456`), from the exact decimal string: never a
+ * float, every digit the service sent. A code Intl does not know follows the number.
+ */
+export function formatMoney(amount: string, currency: string | undefined, locale: string): string {
+  return formatDecimal(amount, locale, {
+    currency,
+    minimumFractionDigits: currency ? undefined : 2,
+  })
 }
 
-/** An amount in its currency through Intl (`10,00 €`); the plain amount when the code is unknown. */
-export function formatMoney(amount: string, currency: string | undefined, locale: string): string {
-  try {
-    if (currency)
-      return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(+amount)
-  } catch {
-    // Not an ISO 4217 code: fall through to a plain number.
-  }
-  const number = new Intl.NumberFormat(locale, { minimumFractionDigits: 2 }).format(+amount)
-  return currency ? `${number} ${currency}` : number
+/** A token amount (`10.123456 USDC`): at least two decimals, every significant one kept. */
+export function formatTokenAmount(amount: string, symbol: string | undefined, locale: string) {
+  return `${formatDecimal(amount, locale, { minimumFractionDigits: 2 })} ${symbol ?? ''}`.trim()
 }

@@ -7,6 +7,7 @@ export const catalog: Catalog = {
   paid: 'Betaald',
   inProgress: 'Betaling wordt verwerkt',
   expiredButton: 'Betaling verlopen',
+  untrackedButton: 'Betaling bekijken',
   unavailable: 'Betaling niet beschikbaar',
   title: 'Betalen met stablecoins',
   close: 'Sluiten',
@@ -57,6 +58,13 @@ export const catalog: Catalog = {
   manualWaiting: 'Wachten op je betaling…',
   received: 'Tot nu toe ontvangen: {amount} {token}',
   payBefore: 'Betaal vóór {time}',
+  promptElsewhere:
+    'Je wallet toont mogelijk nog een verzoek voor deze betaling. Bevestig of weiger het daar.',
+  payAgainIn: 'Je kunt hier over {time} opnieuw betalen.',
+  untrackedTitle: 'Deze betaling kan hier niet meer worden gevolgd',
+  untrackedText:
+    'Een betaling die je al hebt verstuurd, komt gewoon bij de verkoper aan: betaal niet opnieuw. Laad anders de pagina opnieuw of neem contact op met de verkoper.',
+  untrackedWatching: 'We zoeken je betaling op het netwerk…',
   errors: {
     UNAUTHORIZED: 'Deze betaallink is ongeldig.',
     SESSION_TOKEN_EXPIRED: 'Deze betaallink is verlopen. Start de betaling opnieuw.',

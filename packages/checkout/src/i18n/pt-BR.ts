@@ -7,6 +7,7 @@ export const catalog: Catalog = {
   paid: 'Pago',
   inProgress: 'Pagamento em andamento',
   expiredButton: 'Pagamento expirado',
+  untrackedButton: 'Ver pagamento',
   unavailable: 'Pagamento indisponível',
   title: 'Pagar com stablecoins',
   close: 'Fechar',
@@ -57,6 +58,13 @@ export const catalog: Catalog = {
   manualWaiting: 'Aguardando seu pagamento…',
   received: 'Recebido até agora: {amount} {token}',
   payBefore: 'Pague até {time}',
+  promptElsewhere:
+    'Sua carteira pode ainda estar mostrando uma solicitação para este pagamento. Confirme ou recuse por lá.',
+  payAgainIn: 'Você poderá pagar novamente aqui em {time}.',
+  untrackedTitle: 'Este pagamento não pode mais ser acompanhado aqui',
+  untrackedText:
+    'Um pagamento que você já enviou ainda chega ao lojista: não pague de novo. Caso contrário, recarregue a página ou fale com o lojista.',
+  untrackedWatching: 'Procurando seu pagamento na rede…',
   errors: {
     UNAUTHORIZED: 'Este link de pagamento é inválido.',
     SESSION_TOKEN_EXPIRED: 'Este link de pagamento expirou. Reinicie o pagamento.',

@@ -17,6 +17,12 @@ for (const type of [
   document.addEventListener(`paysession-${type}`, (event) =>
     window.__events.push({ type: event.type, detail: event.detail, composed: event.composed }),
   )
+// The merchant's page hands a fresh session token when asked (from its server).
+if (params.get('token-provider'))
+  element.tokenProvider = async (id) => {
+    const response = await fetch(`/__sandbox/token?session=${encodeURIComponent(id)}`)
+    return response.ok ? (await response.json()).paymentSessionToken : undefined
+  }
 if (params.get('rpc')) element.rpcUrls = { 31337: params.get('rpc') }
 for (const name of [
   'locale',

@@ -18,6 +18,9 @@ import {
 } from '../utils/paymentRecord.js'
 import { isPaidStatus } from '../utils/status.js'
 
+/** How long a recorded wallet prompt with nothing on chain blocks a new payment, by default (ms). */
+export const defaultStaleAfter = 120_000
+
 export type CheckPreviousPaymentParameters = {
   session: PaymentSession
   /** A record with no hash and nothing on chain older than this (ms) is abandoned. Default 120 s. */
@@ -51,7 +54,7 @@ export async function checkPreviousPayment(
   config: PaySessionConfig,
   parameters: CheckPreviousPaymentParameters,
 ): Promise<CheckPreviousPaymentReturnType> {
-  const { session, staleAfter = 120_000 } = parameters
+  const { session, staleAfter = defaultStaleAfter } = parameters
   const sessionId = session.paymentSessionId
   if (isPaidStatus(session.status)) return { kind: 'paid' }
 

@@ -1,6 +1,10 @@
 import { getClient, getConnection, reconnect, watchConnection } from '@wagmi/core'
 import type { Hex } from 'viem'
-import { checkPreviousPayment, type PreviousPayment } from '../actions/checkPreviousPayment.js'
+import {
+  checkPreviousPayment,
+  defaultStaleAfter,
+  type PreviousPayment,
+} from '../actions/checkPreviousPayment.js'
 import { connectWallet } from '../actions/connectWallet.js'
 import { disconnectWallet } from '../actions/disconnectWallet.js'
 import { getSession } from '../actions/getSession.js'
@@ -23,12 +27,20 @@ import {
   readPaymentRecord,
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
+import { readSessionFacts, type SessionFacts, writeSessionFacts } from '../utils/sessionFacts.js'
+import { sleep } from '../utils/sleep.js'
 import { isSettled } from '../utils/status.js'
 import type { Checkout, CheckoutListener, CheckoutState, CheckoutStep } from './types.js'
 
 export type CreateCheckoutParameters = {
   sessionId: string
   sessionToken: string
+  /**
+   * Asked for a fresh session token when the service refuses the current one (expired or not
+   * valid), e.g. from your server. Resolve to undefined when there is none: the checkout then
+   * follows the payment on chain. An expired token never shows as an expired payment.
+   */
+  getSessionToken?: (() => Promise<string | undefined> | string | undefined) | undefined
   /** Locale for formatted balances. */
   locale?: string | undefined
   /** See `checkPreviousPayment`. */
@@ -59,7 +71,7 @@ const inFlightSteps: CheckoutStep[] = [
 /**
  * The checkout state machine a UI renders: loading → chooseWallet → connecting → chooseToken →
  * review → confirmInWallet → submitted → confirming → waitingForService → paid → completed, plus
- * expired, failed and manual. Subscribe for state; call the methods on user actions.
+ * expired, failed, manual and untracked. Subscribe for state; call the methods on user actions.
  * @example
  * const checkout = createCheckout(config, { sessionId, sessionToken })
  * checkout.subscribe((state) => render(state))
@@ -68,7 +80,8 @@ export function createCheckout(
   config: PaySessionConfig,
   parameters: CreateCheckoutParameters,
 ): Checkout {
-  const { sessionId, sessionToken, locale, staleAfter, relayUrl } = parameters
+  const { sessionId, getSessionToken, locale, staleAfter, relayUrl } = parameters
+  let sessionToken = parameters.sessionToken
   const { expectedAmount, expectedCurrency } = parameters
   const expected = { expectedAmount, expectedCurrency }
   const wagmi = config.wagmiConfig
@@ -121,13 +134,111 @@ export function createCheckout(
     assets?.network.explorerUrl ? `${assets.network.explorerUrl}/tx/${hash}` : undefined
   const asError = (error: unknown) =>
     error instanceof PaySessionError ? error : new PaySessionError('WALLET_ERROR', { cause: error })
-  /** An error that ends this attempt: an expired session or token ends the checkout for good. */
-  const fail = (error: PaySessionError, canRetry: boolean) =>
-    EXPIRY_CODES.includes(error.code)
-      ? set({ step: 'expired', error, canRetry: false })
-      : set({ step: 'failed', error, canRetry })
+  /**
+   * An error that ends this attempt: an expired session ends the checkout for good; a refused
+   * token only ends what the service tells this page (see `untrack`).
+   */
+  const fail = (error: PaySessionError, canRetry: boolean) => {
+    if (error.code === 'SESSION_EXPIRED') return set({ step: 'expired', error, canRetry: false })
+    if (isTokenRefused(error)) return untrack(error)
+    set({ step: 'failed', error, canRetry })
+  }
+
+  let renewing: Promise<string | undefined> | undefined
+  /** A fresh token from the page (one request at a time), or undefined when it has none. */
+  function renewToken(refused: string): Promise<string | undefined> {
+    if (sessionToken !== refused) return Promise.resolve(sessionToken)
+    renewing ??= Promise.resolve()
+      .then(getSessionToken)
+      .then(
+        (token) => {
+          if (typeof token !== 'string' || !token || token === refused) return undefined
+          sessionToken = token
+          return token
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        renewing = undefined
+      })
+    return renewing
+  }
+
+  /** A service call with the current token, and once more with a fresh one if it is refused. */
+  async function withToken<T>(call: (token: string) => Promise<T>): Promise<T> {
+    const token = sessionToken
+    try {
+      return await call(token)
+    } catch (error) {
+      if (!isTokenRefused(error)) throw error
+      const fresh = await renewToken(token)
+      if (!fresh) throw error
+      return call(fresh)
+    }
+  }
+
+  /**
+   * The service refuses this page's token and no fresh one came: this page can no longer follow
+   * the session there. It says so (never "expired": the session may well be payable or paid),
+   * and reads the one-time wallet on chain until it holds the amount or the funding window ends.
+   * A token refused before anything was known is a link that is not valid.
+   */
+  function untrack(error: PaySessionError) {
+    stopWatching?.()
+    stopWatching = undefined
+    lastAction = 'load'
+    const facts = state.session ?? readSessionFacts(config.storage, sessionId)
+    if (!facts && error.code !== 'SESSION_TOKEN_EXPIRED')
+      return set({ step: 'failed', error, canRetry: !!getSessionToken })
+    // A customer paying by hand keeps the address; the chain is followed behind it.
+    if (state.step !== 'manual')
+      set({ step: 'untracked', error, canRetry: !!getSessionToken, amount: facts?.amount })
+    if (facts) void followOnChain(facts)
+  }
+
+  let chainFollower: AbortController | undefined
+  async function followOnChain(facts: SessionFacts) {
+    if (chainFollower) return
+    const follower = new AbortController()
+    chainFollower = follower
+    const stop = () => follower.abort()
+    following.signal.addEventListener('abort', stop)
+    const stopWhenLeft = subscribe((next) => {
+      if (next.step !== 'untracked' && next.step !== 'manual') stop()
+    })
+    try {
+      // Loaded only when a token is refused: most checkouts never need it.
+      const { waitForOneTimeWalletFunding } = await import('../actions/lazyActions.js')
+      const result = await waitForOneTimeWalletFunding(config, {
+        session: facts,
+        signal: follower.signal,
+      })
+      // The paid screen names the token that arrived, as the service will once it sees it.
+      if (result.outcome === 'received')
+        set({
+          step: 'paid',
+          error: undefined,
+          canRetry: false,
+          session: state.session && { ...state.session, tokenSymbol: result.token },
+        })
+      // Unfunded when the window closes: the spec cancels the session then.
+      if (result.outcome === 'windowClosed')
+        set({ step: 'expired', error: new PaySessionError('SESSION_EXPIRED'), canRetry: false })
+    } finally {
+      stopWhenLeft()
+      following.signal.removeEventListener('abort', stop)
+      chainFollower = undefined
+    }
+  }
+  function subscribe(listener: CheckoutListener) {
+    listeners.add(listener)
+    return () => {
+      listeners.delete(listener)
+    }
+  }
 
   function onSession(session: PaymentSession) {
+    writeSessionFacts(config.storage, session)
     set({ session, amount: session.amount })
     const step = statusSteps[session.status]
     if (!step) return
@@ -145,16 +256,28 @@ export function createCheckout(
   }
 
   function watch() {
-    stopWatching ??= watchSession(config, {
+    if (stopWatching) return
+    const token = sessionToken
+    // A query a stopped watcher left in error would stop the new watcher at its first result.
+    config.queryClient.removeQueries({
+      queryKey: sessionQueryKey(sessionId),
+      predicate: (query) => query.state.status === 'error',
+    })
+    stopWatching = watchSession(config, {
       sessionId,
-      sessionToken,
+      sessionToken: token,
       isActive: () => busy || inFlightSteps.includes(state.step),
       onChange: onSession,
       onError: (error, final) => {
         if (!final || settled()) return
         stopWatching = undefined
-        fail(error, true)
         lastAction = 'load'
+        if (!isTokenRefused(error)) return fail(error, true)
+        void renewToken(token).then((fresh) => {
+          if (destroyed || settled()) return
+          if (fresh) watch()
+          else untrack(error)
+        })
       },
     })
   }
@@ -163,7 +286,9 @@ export function createCheckout(
     lastAction = 'load'
     set({ step: 'loading', error: undefined, canRetry: false })
     try {
-      const session = await getSession(config, { sessionId, sessionToken })
+      const session = await withToken((token) =>
+        getSession(config, { sessionId, sessionToken: token }),
+      )
       onSession(session)
       if (settled()) return
       // A session for another order is refused before anything is offered, manual payment too.
@@ -174,37 +299,37 @@ export function createCheckout(
       const previous = await checkPreviousPayment(config, { session, staleAfter })
       if (settled()) return
       if (previous.kind !== 'none') return resume(previous)
-      if (getConnection(wagmi).status === 'disconnected') await reconnect(wagmi).catch(() => {})
-      if (getConnection(wagmi).status === 'connected') await loadTokens()
-      else set({ step: 'chooseWallet' })
+      await offerPayment()
     } catch (error) {
       if (settled()) return
       fail(asError(error), isRetryable(error))
     }
   }
 
-  function resume(previous: PreviousPayment) {
+  /** Nothing in flight: the wallet choice, or the token choice for a connected wallet. */
+  async function offerPayment() {
+    if (getConnection(wagmi).status === 'disconnected') await reconnect(wagmi).catch(() => {})
+    if (getConnection(wagmi).status === 'connected') await loadTokens()
+    else set({ step: 'chooseWallet' })
+  }
+
+  function resume(previous: PreviousPayment): Promise<void> | void {
     if (previous.kind !== 'inFlight') return
     if (previous.reason === 'walletPending') return awaitWallet(previous.record!)
     const hash = previous.hash
     if (hash) set({ hash, explorerTxUrl: explorerTxUrl(hash) })
-    if (previous.reason === 'prompting') {
-      set({
-        step: 'waitingForService',
-        error: new PaySessionError('PAYMENT_IN_PROGRESS'),
-        canRetry: true,
-      })
-      lastAction = 'load'
-      return
-    }
+    if (previous.reason === 'prompting') return waitForPrompt(previous.record)
     set({
       step: previous.reason === 'hashPending' ? 'confirming' : 'waitingForService',
       error: undefined,
       canRetry: false,
+      retryAt: undefined,
     })
     if (hash) {
       // Idempotent: the service may not have heard of it if the page closed right after sending.
-      reportFunding(config, { sessionId, sessionToken, hash }).catch(() => {})
+      withToken((token) => reportFunding(config, { sessionId, sessionToken: token, hash })).catch(
+        () => {},
+      )
       if (previous.reason === 'hashPending') void followHash(hash, previous.record)
     }
   }
@@ -233,12 +358,45 @@ export function createCheckout(
   }
 
   /**
+   * A wallet prompt this checkout opened (before a reload, or in another tab) may still be
+   * answered: a second payment must wait. Not an error: the page says so and when the customer
+   * can pay again (`retryAt`), watches the service (polling) and the chain (the recorded payer's
+   * transfer), and offers the payment again by itself when the time comes.
+   */
+  async function waitForPrompt(record: PaymentRecord | undefined): Promise<void> {
+    const retryAt = (record?.createdAt ?? Date.now()) + (staleAfter ?? defaultStaleAfter)
+    lastAction = 'load'
+    set({ step: 'waitingForService', error: undefined, canRetry: false, retryAt })
+    const waiting = () => !destroyed && !settled() && state.retryAt === retryAt
+    while (waiting()) {
+      const wait = Math.min(config.polling.activeInterval, retryAt - Date.now())
+      await sleep(Math.max(0, wait), following.signal)
+      const session = state.session
+      if (!waiting() || !session) return
+      const previous = await checkPreviousPayment(config, { session, staleAfter }).catch(
+        () => undefined,
+      )
+      if (!waiting() || !previous) continue
+      if (previous.kind === 'inFlight' && previous.reason === 'prompting') continue
+      if (previous.kind !== 'none') {
+        set({ retryAt: undefined })
+        return resume(previous)
+      }
+      // Out of the in-flight step first: the token choice is not shown over a payment in flight.
+      set({ step: 'loading', retryAt: undefined })
+      return offerPayment().catch((error) => fail(asError(error), true))
+    }
+  }
+
+  /**
    * The transfer is mined: report it once more with the spec's `wait` (idempotent), so the
    * service processes it now, then read the session at once rather than at the next poll. A
    * service that ignores `wait`, or fails, leaves it to polling.
    */
   async function askServiceToSettle(hash: Hex) {
-    await reportFunding(config, { sessionId, sessionToken, hash, wait: true }).catch(() => {})
+    await withToken((token) =>
+      reportFunding(config, { sessionId, sessionToken: token, hash, wait: true }),
+    ).catch(() => {})
     if (!destroyed)
       void config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(sessionId) })
   }
@@ -392,7 +550,9 @@ export function createCheckout(
     set({ step: 'confirmInWallet', error: undefined, canRetry: false })
     try {
       // Never twice: the freshest status and the chain decide before any prompt opens.
-      const session = await getSession(config, { sessionId, sessionToken })
+      const session = await withToken((token) =>
+        getSession(config, { sessionId, sessionToken: token }),
+      )
       onSession(session)
       if (settled()) return
       const previous = await checkPreviousPayment(config, { session, staleAfter })
@@ -429,7 +589,7 @@ export function createCheckout(
   }
 
   function onPayError(error: PaySessionError) {
-    if (EXPIRY_CODES.includes(error.code)) return fail(error, false)
+    if (error.code === 'SESSION_EXPIRED' || isTokenRefused(error)) return fail(error, false)
     switch (error.code) {
       case 'USER_REJECTED':
       case 'WRONG_NETWORK':
@@ -446,8 +606,8 @@ export function createCheckout(
       case 'WALLET_NOT_CONNECTED':
         return set({ step: 'chooseWallet', error, canRetry: false })
       case 'PAYMENT_IN_PROGRESS':
-        lastAction = 'load'
-        return set({ step: 'waitingForService', error, canRetry: true })
+        // Another tab recorded its prompt between our check and our record.
+        return void waitForPrompt(readPaymentRecord(config.storage, sessionId))
       case 'TRANSACTION_FAILED':
       case 'TRANSFER_MISMATCH':
         return set({ step: 'failed', error, canRetry: true })
@@ -489,10 +649,7 @@ export function createCheckout(
 
   return {
     getState: () => state,
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    subscribe,
     connect,
     disconnect,
     selectToken,
@@ -510,7 +667,9 @@ export function createCheckout(
   }
 }
 
-const EXPIRY_CODES: PaySessionError['code'][] = ['SESSION_TOKEN_EXPIRED', 'SESSION_EXPIRED']
+/** The service refused the session token: expired, or not (or no longer) valid. */
+const isTokenRefused = (error: unknown): boolean =>
+  isPaySessionError(error, 'SESSION_TOKEN_EXPIRED', 'UNAUTHORIZED')
 
 function isRetryable(error: unknown) {
   return (

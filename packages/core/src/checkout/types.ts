@@ -21,6 +21,12 @@ export type CheckoutStep =
   | 'expired'
   | 'failed'
   | 'manual'
+  /**
+   * The service refuses this page's session token and no fresh one came: the page cannot follow
+   * the session there any more. Not an expiry: a payment already sent still reaches the merchant,
+   * and the checkout watches the one-time wallet on chain (then `paid`).
+   */
+  | 'untracked'
 
 export type CheckoutToken = {
   symbol: string
@@ -49,6 +55,12 @@ export type CheckoutState = {
   hash?: Hex | undefined
   explorerTxUrl?: string | undefined
   error?: PaySessionError | undefined
+  /**
+   * When a new payment may start (ms since the epoch): a wallet prompt this checkout opened
+   * (before a reload, or in another tab) may still be answered until then. The checkout offers
+   * the payment again by itself at that time, or follows the transfer if the chain shows one.
+   */
+  retryAt?: number | undefined
   /** `retry()` is safe and does something now. */
   canRetry: boolean
 }

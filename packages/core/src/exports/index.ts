@@ -13,6 +13,11 @@ export {
 } from '../actions/connectWallet.js'
 export { disconnectWallet } from '../actions/disconnectWallet.js'
 export {
+  type GetOneTimeWalletFundingParameters,
+  type GetOneTimeWalletFundingReturnType,
+  getOneTimeWalletFunding,
+} from '../actions/getOneTimeWalletFunding.js'
+export {
   type GetSessionErrorType,
   type GetSessionParameters,
   type GetSessionReturnType,
@@ -48,6 +53,11 @@ export {
   type ReportFundingReturnType,
   reportFunding,
 } from '../actions/reportFunding.js'
+export {
+  type WaitForOneTimeWalletFundingParameters,
+  type WaitForOneTimeWalletFundingReturnType,
+  waitForOneTimeWalletFunding,
+} from '../actions/waitForOneTimeWalletFunding.js'
 export {
   type WaitForSessionErrorType,
   type WaitForSessionParameters,
@@ -109,11 +119,17 @@ export {
   checkExpectedPayment,
   type ExpectedPayment,
 } from '../utils/expectedPayment.js'
+export { type FormatDecimalOptions, formatDecimal } from '../utils/formatDecimal.js'
 export {
   clearPaymentRecord,
   type PaymentRecord,
   readPaymentRecord,
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
+export {
+  readSessionFacts,
+  type SessionFacts,
+  writeSessionFacts,
+} from '../utils/sessionFacts.js'
 export { isPaidStatus, isSettled, isTerminalStatus } from '../utils/status.js'
 export { createMemoryStorage, getDefaultStorage, type PaySessionStorage } from '../utils/storage.js'

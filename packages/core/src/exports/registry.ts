@@ -14,3 +14,4 @@ export {
 } from '../registry/registry.js'
 export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
 export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
+export { type FormatDecimalOptions, formatDecimal } from '../utils/formatDecimal.js'

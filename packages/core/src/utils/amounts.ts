@@ -1,4 +1,5 @@
 import { parseAmount, unitsToDecimal } from '@paysession/protocol'
+import { formatDecimal } from './formatDecimal.js'
 
 export { parseAmount }
 
@@ -12,11 +13,8 @@ export const toDecimalString = (units: bigint, decimals: number): string =>
  * @example formatAmount(1234500000n, 6, 'de-DE') // '1.234,50'
  */
 export function formatAmount(units: bigint, decimals: number, locale?: string): string {
-  const [whole, fraction = ''] = toDecimalString(units < 0n ? -units : units, decimals).split('.')
-  const minimum = Math.min(2, decimals)
-  const digits = fraction.padEnd(minimum, '0')
-  const format = new Intl.NumberFormat(locale)
-  const separator = format.formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.'
-  const sign = units < 0n ? '-' : ''
-  return `${sign}${format.format(BigInt(whole!))}${digits ? separator + digits : ''}`
+  const text = formatDecimal(toDecimalString(units < 0n ? -units : units, decimals), locale, {
+    minimumFractionDigits: Math.min(2, decimals),
+  })
+  return units < 0n ? `-${text}` : text
 }

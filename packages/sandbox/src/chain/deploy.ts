@@ -1,18 +1,17 @@
-import { readFileSync } from 'node:fs'
-import { type Address, createWalletClient, type Hex, http, parseEther } from 'viem'
+import { type Address, createWalletClient, custom, type Hex, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ChainClients } from './clients.js'
 import { DEPLOYER_KEY, erc20Abi, LOCAL_TOKENS } from './tokens.js'
 
-const artifacts = JSON.parse(
-  readFileSync(new URL('../../artifacts/contracts.json', import.meta.url), 'utf8'),
-) as Record<string, { abi: unknown[]; bytecode: Hex }>
+/** The compiled contracts, `artifacts/contracts.json` (read from disk in Node, bundled in a page). */
+export type Artifacts = Record<string, { abi: unknown[]; bytecode: Hex }>
 
 /**
  * Deploys the test tokens at their fixed addresses (skipping those already there,
  * as after a restart from saved state) and funds the test customers once.
  */
 export async function deployTokens(
+  artifacts: Artifacts,
   clients: ChainClients,
   customers: Address[],
   mintPerCustomer = 10_000n,
@@ -31,11 +30,8 @@ export async function deployTokens(
   }
 
   const deployer = privateKeyToAccount(DEPLOYER_KEY)
-  const wallet = createWalletClient({
-    account: deployer,
-    chain,
-    transport: http(chain.rpcUrls.default.http[0]),
-  })
+  // Through the public client's transport: anvil over HTTP, or any EIP-1193 provider.
+  const wallet = createWalletClient({ account: deployer, chain, transport: custom(publicClient) })
   await testClient.setBalance({ address: deployer.address, value: parseEther('1000') })
   const nonce = await publicClient.getTransactionCount({ address: deployer.address })
   if (nonce !== 0)

@@ -8,6 +8,7 @@ import {
   captureJson,
   createSession,
   expireDue,
+  renewSessionToken,
   sessionJson,
   TERMINAL,
   updateSession,
@@ -155,6 +156,15 @@ export const routes: {
     pattern: /^\/payment-sessions\/([^/]+)\/funding-transaction$/,
     form: 'v1',
     handler: reportFunding,
+  },
+  {
+    // Extension (API key): the spec has no way to renew a session token.
+    method: 'POST',
+    pattern: /^\/payment-sessions\/([^/]+)\/session-token$/,
+    handler: (ctx, { auth, params }) => {
+      requireMerchant(auth)
+      return ok(renewSessionToken(ctx, openSession(ctx, auth, params[0]!, true)))
+    },
   },
   {
     method: 'POST',

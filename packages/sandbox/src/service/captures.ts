@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto'
 import type { Address, Hex } from 'viem'
 import { toUnits } from '../amounts.js'
-import type { CaptureRow, SessionRow } from '../db.js'
 import type { Context } from './context.js'
+import { randomId } from './crypto.js'
 import { ApiError } from './errors.js'
 import { inLane, RevertedError, sendFromOtw } from './otw.js'
 import { fingerprint, TOKEN_DECIMALS, updateSession } from './sessions.js'
+import type { CaptureRow, SessionRow } from './storage.js'
 
 /**
  * Creates a capture. The check of the session's status and capturable amount and
@@ -71,7 +71,7 @@ export function createCapture(ctx: Context, session: SessionRow, body: Record<st
       )
     const now = ctx.clock.now()
     const row: CaptureRow = {
-      id: `cap_${randomBytes(12).toString('hex')}`,
+      id: randomId('cap_', 12),
       session_id: s.id,
       request_id: requestId,
       request_fingerprint: print,

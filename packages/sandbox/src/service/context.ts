@@ -2,14 +2,15 @@ import type { Address } from 'viem'
 import type { HDKey } from 'viem/accounts'
 import type { ChainClients } from '../chain/clients.js'
 import type { Clock } from '../clock.js'
-import type { Db } from '../db.js'
 import type { Profile } from '../http/profile.js'
+import type { Storage } from './storage.js'
 
 export interface ServiceOptions {
   apiKey: string
   merchantId: string
   fundingWindowSeconds: number
   tokenTtlSeconds: number
+  amountDecimals: number | undefined
   webhookUrl: string | undefined
   webhookSecret: string | undefined
   webhookMaxAttempts: number
@@ -21,14 +22,39 @@ export interface ServiceOptions {
   profile: Profile
 }
 
+export const DEFAULT_API_KEY = 'sk_sandbox_paysession'
+
+/** Every option, with the defaults both adapters use for those not given. */
+export function serviceOptions(
+  given: Partial<ServiceOptions> & Pick<ServiceOptions, 'webhookSecret'>,
+): ServiceOptions {
+  return {
+    apiKey: given.apiKey ?? DEFAULT_API_KEY,
+    merchantId: given.merchantId ?? 'merchant_sandbox',
+    fundingWindowSeconds: given.fundingWindowSeconds ?? 24 * 60 * 60,
+    tokenTtlSeconds: given.tokenTtlSeconds ?? 60 * 60,
+    amountDecimals: given.amountDecimals,
+    webhookUrl: given.webhookUrl,
+    webhookSecret: given.webhookSecret,
+    webhookMaxAttempts: given.webhookMaxAttempts ?? 8,
+    webhookBaseDelayMs: given.webhookBaseDelayMs ?? 500,
+    webhookTimeoutMs: given.webhookTimeoutMs ?? 5000,
+    pollIntervalMs: given.pollIntervalMs ?? 200,
+    waitTimeoutMs: given.waitTimeoutMs ?? 30_000,
+    profile: given.profile ?? 'default',
+  }
+}
+
 /** Everything the service's parts share. Built once by startSandbox. */
 export interface Context {
-  db: Db
+  db: Storage
   clock: Clock
   chain: ChainClients
   options: ServiceOptions
   hd: HDKey
   treasury: Address
+  /** Sends a webhook: `fetch` in Node; an in-page adapter can answer it in the page. */
+  deliver: (url: string, init: RequestInit) => Promise<Response>
   log: (message: string) => void
   /** Logs a repeating problem at most once per interval per key (with how often it recurred). */
   logEvery: (key: string, message: string) => void

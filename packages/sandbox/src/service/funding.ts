@@ -6,11 +6,11 @@ import {
   TransactionReceiptNotFoundError,
 } from 'viem'
 import { erc20Abi, LOCAL_TOKENS, tokenByAddress } from '../chain/tokens.js'
-import type { TransferRow } from '../db.js'
 import type { Context } from './context.js'
 import { ApiError } from './errors.js'
 import { inLane, sendFromOtw } from './otw.js'
 import { amountUnits, isAccepted, TERMINAL, updateSession } from './sessions.js'
+import type { TransferRow } from './storage.js'
 
 type TransferLog = Log<bigint, number, false, (typeof erc20Abi)[3], true>
 

@@ -9,9 +9,9 @@ import {
   TransactionReceiptNotFoundError,
 } from 'viem'
 import { erc20Abi, tokenBySymbol } from '../chain/tokens.js'
-import type { OutgoingRow } from '../db.js'
 import type { Context } from './context.js'
 import { otwAccount } from './sessions.js'
+import type { OutgoingRow } from './storage.js'
 
 /** Runs fn after every earlier job of the same one-time wallet: one nonce sequence per OTW. */
 export function inLane<T>(ctx: Context, otwIndex: number, fn: () => Promise<T>): Promise<T> {

@@ -1,12 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto'
 import { isTerminalStatus, sessionStatuses } from '@paysession/protocol'
 import { getAddress } from 'viem'
 import { hdKeyToAccount } from 'viem/accounts'
 import { fromUnits, toUnits } from '../amounts.js'
 import { CURRENCIES, LOCAL_CHAIN_ID, LOCAL_NETWORK, tokenBySymbol } from '../chain/tokens.js'
-import type { CaptureRow, SessionRow, SessionStatus } from '../db.js'
 import type { Context } from './context.js'
+import { randomId, sha256Hex } from './crypto.js'
 import { ApiError } from './errors.js'
+import type { CaptureRow, SessionRow, SessionStatus } from './storage.js'
 import { enqueueStatusUpdate } from './webhooks.js'
 
 export const TOKEN_DECIMALS = 6
@@ -17,8 +17,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
 const fmt = (units: string) => fromUnits(BigInt(units), TOKEN_DECIMALS)
 
 /** A stable fingerprint of a request body, for idempotency-key conflict checks. */
-export const fingerprint = (value: unknown) =>
-  createHash('sha256').update(JSON.stringify(value)).digest('hex')
+export const fingerprint = (value: unknown) => sha256Hex(JSON.stringify(value))
 
 export function otwAccount(ctx: Context, index: number) {
   return hdKeyToAccount(ctx.hd, { accountIndex: 0, addressIndex: index })
@@ -96,15 +95,16 @@ export function createSession(ctx: Context, body: Record<string, unknown>) {
       'UNSUPPORTED_CURRENCY',
       `Currency ${currency} is not supported (USD, EUR).`,
     )
-  const units = toUnits(amount, cur.minorUnits)
-  if (units === null || units <= 0n || units > MAX_AMOUNT * 10n ** BigInt(cur.minorUnits))
+  const decimals = Math.min(ctx.options.amountDecimals ?? cur.minorUnits, TOKEN_DECIMALS)
+  const units = toUnits(amount, decimals)
+  if (units === null || units <= 0n || units > MAX_AMOUNT * 10n ** BigInt(decimals))
     throw new ApiError(
       422,
       'INVALID_AMOUNT',
-      `amount must be a positive decimal string with at most ${cur.minorUnits} decimals and at most ${MAX_AMOUNT}.`,
+      `amount must be a positive decimal string with at most ${decimals} decimals and at most ${MAX_AMOUNT}.`,
     )
 
-  const print = fingerprint({ amount: fromUnits(units, cur.minorUnits), currency: code })
+  const print = fingerprint({ amount: fromUnits(units, decimals), currency: code })
   return ctx.db.transaction(() => {
     if (requestId) {
       const existing = ctx.db.sessions.byRequestId(requestId)
@@ -121,12 +121,12 @@ export function createSession(ctx: Context, body: Record<string, unknown>) {
     const now = ctx.clock.now()
     const index = ctx.db.sessions.nextOtwIndex()
     const row: SessionRow = {
-      id: `ps_${randomBytes(12).toString('hex')}`,
+      id: randomId('ps_', 12),
       request_id: requestId ?? null,
       request_fingerprint: print,
-      token: `pst_${randomBytes(24).toString('hex')}`,
+      token: randomId('pst_', 24),
       token_expires_at: now + ctx.options.tokenTtlSeconds * 1000,
-      amount: fromUnits(units, cur.minorUnits),
+      amount: fromUnits(units, decimals),
       currency: code,
       network: LOCAL_NETWORK,
       token_symbol: cur.tokens[0]!,
@@ -150,6 +150,27 @@ export function createSession(ctx: Context, body: Record<string, unknown>) {
     ctx.wake()
     return row
   })
+}
+
+/**
+ * Extension: a session token for the merchant to hand its page again. The current token while it
+ * has more than half its lifetime left (so pages that renew at once agree on one), else a new
+ * one, which replaces it. The session itself is unchanged.
+ */
+export function renewSessionToken(ctx: Context, s: SessionRow) {
+  const now = ctx.clock.now()
+  const ttl = ctx.options.tokenTtlSeconds * 1000
+  if (s.token_expires_at - now <= ttl / 2)
+    ctx.db.sessions.update(s.id, {
+      token: randomId('pst_', 24),
+      token_expires_at: now + ttl,
+    })
+  const fresh = ctx.db.sessions.get(s.id)!
+  return {
+    paymentSessionId: fresh.id,
+    paymentSessionToken: fresh.token,
+    paymentSessionTokenExpiresAt: iso(fresh.token_expires_at),
+  }
 }
 
 /** The amount a session needs, in token base units. */

@@ -1,5 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto'
 import type { Context } from './context.js'
+import { hmacSha256Hex, randomId } from './crypto.js'
 
 /** Queues one status update for delivery; called inside the transaction that changed the status. */
 export function enqueueStatusUpdate(
@@ -9,7 +9,7 @@ export function enqueueStatusUpdate(
   updatedAt: number,
 ) {
   if (!ctx.options.webhookUrl) return
-  const id = `evt_${randomBytes(12).toString('hex')}`
+  const id = randomId('evt_', 12)
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id,
@@ -39,7 +39,7 @@ export function signWebhook(
   body: string,
   timestamp = Math.floor(Date.now() / 1000),
 ) {
-  const v1 = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')
+  const v1 = hmacSha256Hex(secret, `${timestamp}.${body}`)
   return `t=${timestamp},v1=${v1}`
 }
 
@@ -76,7 +76,7 @@ export function createWebhookWorker(ctx: Context) {
           }
           if (ctx.options.webhookSecret)
             headers['paysession-signature'] = signWebhook(ctx.options.webhookSecret, w.body)
-          const res = await fetch(url, {
+          const res = await ctx.deliver(url, {
             method: 'POST',
             headers,
             body: w.body,

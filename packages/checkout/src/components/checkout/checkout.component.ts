@@ -20,10 +20,14 @@ import { PaySessionOpenEvent } from '../../events/open.js'
 import { PaySessionReadyEvent } from '../../events/ready.js'
 import { type ButtonStrings, button } from '../../i18n/button.js'
 import { type Catalog, languageOf, loadCatalog } from '../../i18n/catalogs.js'
-import { format, formatMoney } from '../../i18n/localize.js'
+import { format } from '../../i18n/format.js'
 import { styles } from './checkout.styles.js'
 
 type Engine = typeof import('./checkout.dialog.js')
+/** Resolves to a fresh session token for the session, or undefined when there is none. */
+export type SessionTokenProvider = (
+  sessionId: string,
+) => Promise<string | undefined> | string | undefined
 type Controller = InstanceType<Engine['CheckoutController']>
 
 const inFlightSteps: CheckoutStep[] = [
@@ -108,7 +112,9 @@ export class PaySessionCheckout extends LitElement {
     networks: { attribute: false },
     tokens: { attribute: false },
     fetch: { attribute: false },
+    tokenProvider: { attribute: false },
     _preview: { state: true, attribute: false },
+    _localize: { state: true, attribute: false },
     _previewError: { state: true, attribute: false },
     _open: { state: true, attribute: false },
     _catalog: { state: true, attribute: false },
@@ -153,9 +159,21 @@ export class PaySessionCheckout extends LitElement {
   declare tokens: Record<string, StablecoinInfo[]> | undefined
   /** A custom fetch for the service calls (property). */
   declare fetch: typeof globalThis.fetch | undefined
+  /**
+   * Hands the widget a fresh session token (property) when the service refuses the current one,
+   * e.g. from your server; resolve to undefined when there is none. Without it (or a token) the
+   * widget still reads the payment from the chain; it never calls a refused token "expired".
+   * @example checkout.tokenProvider = async (sessionId) => (await fetch(`/orders/${sessionId}/token`, { method: 'POST' })).json()
+   */
+  declare tokenProvider: SessionTokenProvider | undefined
 
   /** @internal */
   declare _preview: PaymentSession | undefined
+  /**
+   * @internal The exact amount formatter: its own small chunk, loaded beside the session read
+   * (the button shows no amount before that read anyway), so the first file stays small.
+   */
+  declare _localize: typeof import('../../i18n/localize.js') | undefined
   /** @internal */
   declare _previewError: PaySessionError | undefined
   /** @internal */
@@ -300,10 +318,11 @@ export class PaySessionCheckout extends LitElement {
         fetch: this.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
         requestTimeout: 15_000,
       } as PaySessionConfig
-      const session = await getSession(config, {
-        sessionId: sessionId!,
-        sessionToken: sessionToken!,
-      })
+      // A refused token is left to the dialog code (loaded next), which asks `tokenProvider`.
+      const [session] = await Promise.all([
+        getSession(config, { sessionId: sessionId!, sessionToken: sessionToken! }),
+        this._loadLocalize(),
+      ])
       this._preview = session
       this._previewError = undefined
       this.dispatchEvent(
@@ -316,7 +335,8 @@ export class PaySessionCheckout extends LitElement {
       )
     } catch (error) {
       const e = error instanceof PaySessionError ? error : new PaySessionError('API_UNAVAILABLE')
-      this._previewError = e
+      // An expired token: still loading, until the dialog code (a fresh token, the chain) knows.
+      if (e.code !== 'SESSION_TOKEN_EXPIRED') this._previewError = e
       this.dispatchEvent(
         new PaySessionErrorEvent({
           code: e.code,
@@ -328,6 +348,10 @@ export class PaySessionCheckout extends LitElement {
     }
     const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
     idle(() => void this.loadEngine(), { timeout: 2000 })
+  }
+
+  private async _loadLocalize() {
+    this._localize ??= await import('../../i18n/localize.js')
   }
 
   private _inFlight(session: PaymentSession | undefined) {
@@ -343,8 +367,12 @@ export class PaySessionCheckout extends LitElement {
   /** The session's amount in its currency, once known. */
   get _total(): string | undefined {
     const session = this.state?.session ?? this._preview
-    return session
-      ? formatMoney(this.state?.amount ?? session.amount, session.currency, this.resolvedLocale)
+    return session && this._localize
+      ? this._localize.formatMoney(
+          this.state?.amount ?? session.amount,
+          session.currency,
+          this.resolvedLocale,
+        )
       : undefined
   }
 
@@ -352,22 +380,27 @@ export class PaySessionCheckout extends LitElement {
   private _buttonLabel(t: ButtonStrings): { label: string; busy?: boolean; ended?: string } {
     const state = this.state
     const session = state?.session ?? this._preview
+    const step = state?.step
+    // A refused token says nothing about the payment: the dialog tells what is known.
+    if (step === 'untracked') return { label: t.untrackedButton }
+    if (step === 'paid' || (session && isPaidStatus(session.status)))
+      return { label: t.paid, ended: 'paid' }
     if (!session) {
-      if (this._previewError?.code === 'SESSION_TOKEN_EXPIRED' || state?.step === 'expired')
+      if (this._previewError?.code === 'SESSION_TOKEN_EXPIRED' || step === 'expired')
         return { label: t.expiredButton, ended: 'expired' }
-      const failed = this._previewError || state?.step === 'failed'
+      const failed = this._previewError || step === 'failed'
       return failed
         ? { label: t.unavailable, ended: 'failed' }
         : { label: t.payLoading, busy: true }
     }
-    if (isPaidStatus(session.status) || state?.step === 'paid')
-      return { label: t.paid, ended: 'paid' }
-    if (session.status === 'CANCELED' || state?.step === 'expired')
+    if (session.status === 'CANCELED' || step === 'expired')
       return { label: t.expiredButton, ended: 'expired' }
     if (this._inFlight(session)) return { label: t.inProgress }
     // Not this order's payment (the dialog's code checks, once loaded): never invite to pay it.
     if (state?.error?.code === 'SESSION_MISMATCH') return { label: t.unavailable, ended: 'failed' }
-    return { label: format(t.pay, { amount: this._total! }) }
+    const total = this._total
+    if (!total) return { label: t.payLoading, busy: true }
+    return { label: format(t.pay, { amount: total }) }
   }
 
   private _onKeydown(event: KeyboardEvent) {

@@ -137,6 +137,17 @@ export const dialogStyles = css`
   code {
     font-family: ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
     font-size: 0.9em;
+    overflow-wrap: anywhere;
+  }
+  .address {
+    flex-wrap: wrap;
+  }
+  .address [part~='address'] {
+    flex: 1 1 100%;
+    padding: 0;
+    background: none;
+    text-align: end;
+    word-spacing: 0.15em;
   }
   [part~='error'] {
     color: var(--_danger);

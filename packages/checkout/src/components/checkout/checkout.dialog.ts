@@ -3,7 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit'
 import { CheckoutController } from '../../controllers/checkout.controller.js'
 import type { ButtonStrings } from '../../i18n/button.js'
 import type { Catalog } from '../../i18n/en.js'
-import { format, formatMoney } from '../../i18n/localize.js'
+import { format, formatMoney, formatTokenAmount } from '../../i18n/localize.js'
 import type { PaySessionCheckout } from './checkout.component.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
 
@@ -30,14 +30,22 @@ export function announce(state: CheckoutState | undefined, t: T, ctl?: CheckoutC
     waitingForWallet: t.waitingForWallet,
     submitted: t.confirming,
     confirming: t.confirming,
-    waitingForService: t.waitingForService,
+    // Without a hash nothing says it was sent: an open prompt elsewhere, or funds seen at the address.
+    waitingForService: state.hash
+      ? t.waitingForService
+      : state.retryAt
+        ? t.promptElsewhere
+        : t.waitingForPayment,
     paid: t.paidTitle,
     completed: t.paidTitle,
     expired: t.expiredTitle,
     failed: failedTitle(state, t),
     manual: t.manualTitle,
+    untracked: t.untrackedTitle,
   }
-  const error = shown(state, ctl) ? ` ${errorText(state.error!, t)}` : ''
+  // Untracked says it all; its error (a refused token) is for the page, not the customer.
+  const error =
+    shown(state, ctl) && state.step !== 'untracked' ? ` ${errorText(state.error!, t)}` : ''
   return (titles[state.step] ?? '') + error
 }
 
@@ -111,36 +119,30 @@ const money = ({ host, state }: View) =>
   )
 
 export const tokenAmount = ({ host, state }: View, symbol?: string) =>
-  `${new Intl.NumberFormat(host.resolvedLocale, { minimumFractionDigits: 2 }).format(
-    +(state.amount ?? state.session?.amount ?? 0),
-  )} ${symbol ?? ''}`.trim()
+  formatTokenAmount(state.amount ?? state.session?.amount ?? '', symbol, host.resolvedLocale)
 
-// Icons for a value that is also a control: copy it, or change it.
-const copyIcon = html`<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M5.5 5.5h8v8h-8zM2.5 10.5v-8h8" /></svg>`
+/** `0x91A1 2B61 30c0 …`: the whole address in groups of four, read without losing one's place. */
+const grouped = (address: string) =>
+  /^0x[0-9a-fA-F]{40}$/.test(address) ? `0x ${address.slice(2).match(/.{4}/g)!.join(' ')}` : address
+
+// The icon of a value that is also a control: change it.
 const chevron = html`<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M4 6l4 4 4-4" /></svg>`
 
-/** A copy button: full width under an address, or (inline) the short address itself. */
-export function copyButton(view: View, text: string, inline?: boolean) {
+/** A copy button, under or beside the address it copies. */
+export function copyButton(view: View, text: string) {
   const { ctl, t } = view
   const copied = ctl.copied === text
   return html`<button
-    class=${inline ? 'value' : 'copy'}
+    class="copy"
     type="button"
-    title=${inline ? text : nothing}
-    aria-label=${copied ? t.copied : inline ? `${t.copyAddress} ${short(text)}` : t.copyAddress}
+    aria-label=${copied ? t.copied : t.copyAddress}
     @click=${async () => {
       await navigator.clipboard?.writeText(text).catch(() => {})
       ctl.copied = text
       view.host.requestUpdate()
     }}
   >
-    ${
-      inline
-        ? html`<code>${short(text)}</code>${copied ? '✓' : copyIcon}`
-        : copied
-          ? `✓ ${t.copied}`
-          : t.copyAddress
-    }
+    ${copied ? `✓ ${t.copied}` : t.copyAddress}
   </button>`
 }
 
@@ -263,7 +265,7 @@ function review(view: View) {
       <dt>${t.network}</dt>
       <dd>${networkLabel(view)}</dd>
       <dt>${t.to}</dt>
-      <dd>${copyButton(view, to, true)}</dd>
+      <dd class="address"><code part="address" title=${to}>${grouped(to)}</code>${copyButton(view, to)}</dd>
       ${state.account ? html`<dt>${t.from}</dt><dd><code>${short(state.account)}</code></dd>` : nothing}
     </dl>
     <div class="actions">
@@ -313,6 +315,41 @@ function ended(view: View, title: string) {
   `
 }
 
+/** `1:05`: minutes and seconds until `at`. */
+function countdown(at: number) {
+  const seconds = Math.max(0, Math.ceil((at - Date.now()) / 1000))
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
+}
+
+// A prompt from before a reload (or another tab) may still be answered: say so, and until when.
+function promptElsewhere(view: View, retryAt: number) {
+  const { t } = view
+  return html`<p part="notice">${t.promptElsewhere}</p>
+    ${spinner(t.waitingForPayment)}
+    <p class="center muted">${format(t.payAgainIn, { time: countdown(retryAt) })}</p>`
+}
+
+// The service refuses this page's token: what is known, never "expired".
+function untracked(view: View) {
+  const { ctl, host, state, t } = view
+  // Trying again only helps when the page can hand a fresh token.
+  const retry = state.canRetry && !!host.tokenProvider
+  return html`
+    <h3>${t.untrackedTitle}</h3>
+    <p part="notice">${t.untrackedText}</p>
+    ${state.session ? spinner(t.untrackedWatching) : nothing}
+    <div class="actions">
+      ${
+        retry
+          ? html`<button class="primary" part="primary" type="button" data-autofocus
+            @click=${() => ctl.checkout?.retry()}>${t.retry}</button>`
+          : nothing
+      }
+      <button type="button" ?data-autofocus=${!retry} @click=${() => host.close()}>${t.close}</button>
+    </div>
+  `
+}
+
 const waiting = (view: View, text: string, hint?: string) => {
   const { ctl, state, t } = view
   return html`${errorBox(view)}${spinner(text, hint)}${txLink(view)}${
@@ -335,7 +372,9 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   confirming: (v) => waiting(v, v.t.confirming),
   // Without a hash (an open prompt elsewhere, or funds seen at the address) nothing says it was sent.
   waitingForService: (v) =>
-    waiting(v, v.state.hash ? v.t.waitingForService : v.t.waitingForPayment),
+    !v.state.hash && v.state.retryAt
+      ? promptElsewhere(v, v.state.retryAt)
+      : waiting(v, v.state.hash ? v.t.waitingForService : v.t.waitingForPayment),
   paid: done,
   completed: done,
   expired: (v) => ended(v, v.t.expiredTitle),
@@ -344,4 +383,5 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   // it, "Pay with a wallet instead" shows the wallet list again.
   manual: (v) =>
     v.ctl.pickingWallet ? chooseWallet(v) : (v.ctl.loadManual()?.manual(v) ?? spinner(v.t.loading)),
+  untracked,
 }

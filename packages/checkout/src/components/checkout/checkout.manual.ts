@@ -1,4 +1,4 @@
-import { parseAmount, resolveSessionAssets } from '@paysession/core'
+import { formatDecimal, parseAmount, resolveSessionAssets } from '@paysession/core'
 import { html, nothing, type TemplateResult } from 'lit'
 import { languageOf } from '../../i18n/catalogs.js'
 import { format } from '../../i18n/localize.js'
@@ -96,8 +96,13 @@ export function manual(view: View) {
     <p part="notice" class="center">
       <span class="spinner"></span>${t.manualWaiting}
       ${
-        session?.receivedAmount && +session.receivedAmount > 0
-          ? html`<br />${format(t.received, { amount: session.receivedAmount, token: session.tokenSymbol ?? symbol })}`
+        session?.receivedAmount && /[1-9]/.test(session.receivedAmount)
+          ? html`<br />${format(t.received, {
+              amount: formatDecimal(session.receivedAmount, host.resolvedLocale, {
+                minimumFractionDigits: 2,
+              }),
+              token: session.tokenSymbol ?? symbol,
+            })}`
           : nothing
       }
     </p>

@@ -1,0 +1,48 @@
+// Its own module: the checkout's first file needs it for the button, and nothing else of amounts.
+
+export type FormatDecimalOptions = {
+  /** An ISO 4217 code: the locale places its symbol. Another code is appended as text. */
+  currency?: string | undefined
+  /** Pads the fraction with zeros (default: the currency's minor units, else 0). */
+  minimumFractionDigits?: number | undefined
+}
+
+/**
+ * What a customer reads for a decimal string, localised without a float round trip: Intl formats
+ * the whole part as a `bigint` (grouping, currency symbol), and the fraction digits are put
+ * in by hand after the locale's decimal separator, every significant one kept. A value that is not
+ * an unsigned decimal string is shown as it was sent.
+ * @example formatDecimal('1234.123456', 'de-DE', { currency: 'EUR' }) // '1.234,123456 €'
+ */
+export function formatDecimal(
+  value: string,
+  locale?: string,
+  options: FormatDecimalOptions = {},
+): string {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(value)
+  if (!match) return value
+  const { currency } = options
+  const style: Intl.NumberFormatOptions = currency ? { style: 'currency', currency } : {}
+  try {
+    const minimum =
+      options.minimumFractionDigits ??
+      new Intl.NumberFormat(locale, style).resolvedOptions().minimumFractionDigits!
+    const digits = (match[2] ?? '').replace(/0+$/, '').padEnd(minimum, '0')
+    const places = digits ? 1 : 0
+    return new Intl.NumberFormat(locale, {
+      ...style,
+      minimumFractionDigits: places,
+      maximumFractionDigits: places,
+    })
+      .formatToParts(BigInt(match[1]!))
+      .map((part) => (part.type === 'fraction' ? digits : part.value))
+      .join('')
+  } catch (error) {
+    if (!currency) throw error
+    // Not an ISO 4217 code: the number, then the code.
+    const number = formatDecimal(value, locale, {
+      minimumFractionDigits: options.minimumFractionDigits ?? 2,
+    })
+    return `${number} ${currency}`
+  }
+}
