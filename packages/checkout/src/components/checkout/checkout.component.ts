@@ -1,13 +1,10 @@
 import {
   type CheckoutState,
   type CheckoutStep,
-  checkApiBase,
-  getSession,
   isPaidStatus,
   type NetworkInfo,
   type PaymentSession,
-  type PaySessionConfig,
-  PaySessionError,
+  type PaySessionError,
   type Registry,
   readPaymentRecord,
   type StablecoinInfo,
@@ -173,9 +170,11 @@ export class PaySessionCheckout extends LitElement {
    * @internal The exact amount formatter: its own small chunk, loaded beside the session read
    * (the button shows no amount before that read anyway), so the first file stays small.
    */
-  declare _localize: typeof import('../../i18n/localize.js') | undefined
+  declare _localize:
+    | { formatMoney: typeof import('../../i18n/localize.js').formatMoney }
+    | undefined
   /** @internal */
-  declare _previewError: PaySessionError | undefined
+  declare _previewError: Pick<PaySessionError, 'code' | 'shortMessage'> | undefined
   /** @internal */
   declare _open: boolean
   /** @internal */
@@ -309,20 +308,24 @@ export class PaySessionCheckout extends LitElement {
     target?.focus()
   }
 
-  // A light read for the button: core's getSession alone, so the first file stays small.
+  // A light read for the button (checkout.read.ts), in a chunk of its own.
   private async _loadPreview() {
     const { sessionId, sessionToken, apiBase } = this
+    let read: typeof import('./checkout.read.js') | undefined
     try {
-      const config = {
-        apiBase: checkApiBase(apiBase!),
-        fetch: this.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
-        requestTimeout: 15_000,
-      } as PaySessionConfig
-      // A refused token is left to the dialog code (loaded next), which asks `tokenProvider`.
-      const [session] = await Promise.all([
-        getSession(config, { sessionId: sessionId!, sessionToken: sessionToken! }),
-        this._loadLocalize(),
-      ])
+      read = await import('./checkout.read.js')
+    } catch {}
+    const result = read
+      ? await read.readSession({
+          apiBase: apiBase!,
+          fetch: this.fetch,
+          sessionId: sessionId!,
+          sessionToken: sessionToken!,
+        })
+      : undefined
+    this._localize ??= read
+    if (result && 'session' in result) {
+      const session = result.session
       this._preview = session
       this._previewError = undefined
       this.dispatchEvent(
@@ -333,8 +336,12 @@ export class PaySessionCheckout extends LitElement {
           currency: session.currency,
         }),
       )
-    } catch (error) {
-      const e = error instanceof PaySessionError ? error : new PaySessionError('API_UNAVAILABLE')
+    } else {
+      // Without `result` the chunk itself failed to load: nothing can be reached from here.
+      const e = result?.error ?? {
+        code: 'API_UNAVAILABLE' as const,
+        shortMessage: 'The payment service is unreachable. Please try again.',
+      }
       // An expired token: still loading, until the dialog code (a fresh token, the chain) knows.
       if (e.code !== 'SESSION_TOKEN_EXPIRED') this._previewError = e
       this.dispatchEvent(
@@ -348,10 +355,6 @@ export class PaySessionCheckout extends LitElement {
     }
     const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
     idle(() => void this.loadEngine(), { timeout: 2000 })
-  }
-
-  private async _loadLocalize() {
-    this._localize ??= await import('../../i18n/localize.js')
   }
 
   private _inFlight(session: PaymentSession | undefined) {
