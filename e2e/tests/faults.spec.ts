@@ -133,7 +133,7 @@ test('manual payment with `paysession-sandbox pay`: the open widget shows paid',
   const otw = session.oneTimeWalletAddress
   await expect(dialog(page).locator('[part~="address"]')).toHaveText(otw)
   await expect(
-    dialog(page).getByText('Send exactly 48.00 USDC on LOCAL to this address:'),
+    dialog(page).getByText('Send exactly 48.00 USDC on Local test chain to this address:'),
   ).toBeVisible()
   await expect(dialog(page).getByRole('img', { name: /QR code to pay 48.00 USDC/ })).toBeVisible()
   await expect(dialog(page).getByRole('link', { name: 'Open in a wallet app' })).toHaveAttribute(

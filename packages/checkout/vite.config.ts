@@ -5,9 +5,30 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 
 // The script-tag build, in a folder per version (dist/cdn/<version>/) that a CDN serves as is and
 // caches forever: one ES module that defines the element and paints the button, with the dialog
-// (core, wagmi, viem, query-core) and the non-English catalogs as lazy chunks beside it.
+// (core, wagmi, viem, query-core) and one chunk per language as lazy chunks beside it.
 // scripts/build-cdn.mjs also builds paysession-checkout.full.js (everything in one file, pinned by
 // one integrity) into the same folder and writes sri.json.
+
+// Lit ships css`` as written: squeeze its comments and whitespace in the script-tag build.
+const minifyLitCss = (): Plugin => ({
+  name: 'minify-lit-css',
+  transform(code, id) {
+    if (!id.endsWith('.styles.ts')) return
+    return code.replace(
+      /css`([^`]*)`/g,
+      (_, body: string) =>
+        `css\`${body
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .replace(/\s+/g, ' ')
+          .replace(/ ?([{};,]) ?/g, '$1')
+          .replace(/: /g, ':')
+          .replace(/;}/g, '}')
+          .replace(/([ :,(-])0\.(\d)/g, '$1.$2')
+          .replace(/(\[[\w-]+~?=)'([\w-]+)'\]/g, '$1$2]')
+          .trim()}\``,
+    )
+  },
+})
 
 // viem loads secp256k1 with a dynamic import inside recoverPublicKey, which only the EIP-5792
 // chunk's sendCalls graph reaches (and never runs: the wallet signs). A dynamic chunk inside a
@@ -25,7 +46,7 @@ const staticSecp256k1: Plugin = {
 }
 
 export default defineConfig({
-  plugins: [staticSecp256k1],
+  plugins: [staticSecp256k1, minifyLitCss()],
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
@@ -43,7 +64,13 @@ export default defineConfig({
     rolldownOptions: {
       // Lets the shared code (lit, the element) live in the first file instead of a common chunk.
       preserveEntrySignatures: 'allow-extension',
-      output: { chunkFileNames: '[name]-[hash].js', minify: true },
+      output: {
+        // A language's file is its locale (de.js), without a hash: the first file names all ten,
+        // and ten hashes would cost it 70 bytes. The versioned CDN path already busts caches.
+        chunkFileNames: (chunk) =>
+          chunk.facadeModuleId?.includes('/src/i18n/') ? '[name].js' : '[name]-[hash].js',
+        minify: true,
+      },
     },
   },
 })

@@ -6,6 +6,7 @@ import {
   expectAxeClean,
   openPage,
   payButton,
+  referenceShot,
   shot,
   waitForStep,
 } from './support.js'
@@ -96,28 +97,45 @@ test('theme="light" wins over a dark system preference; custom properties and ::
   expect(await payButton(page).evaluate((b) => getComputedStyle(b).borderRadius)).toBe('0px')
 })
 
-for (const [locale, heading] of [
-  ['de', 'Wallet wählen'],
-  ['fr', 'Choisissez un portefeuille'],
+// Every language but English: the words come from its own catalog (a lazy chunk), amounts from
+// Intl. German and French are spelled out; the others are checked against their catalogs.
+for (const [locale, file] of [
+  ['de', 'de'],
+  ['fr', 'fr'],
+  ['es', 'es'],
+  ['it', 'it'],
+  ['pt-BR', 'pt-BR'],
+  ['nl', 'nl'],
+  ['ja', 'ja'],
+  ['zh-CN', 'zh-CN'],
+  ['ko', 'ko'],
 ] as const)
   test(`locale ${locale}: catalog and Intl amounts`, async ({ page }) => {
+    const { catalog } = await import(`../src/i18n/${file}.ts`)
     const session = await createSession('1234.50', 'EUR')
-    await openPage(page, session, { locale })
+    await openPage(page, session, { locale, merchant: 'Harbor & Pine' })
     const amount = new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(
       1234.5,
     )
-    await expect(payButton(page)).toHaveText(
-      locale === 'de' ? `${amount} bezahlen` : `Payer ${amount}`,
-    )
+    const pay = catalog.pay.replace('{amount}', amount)
+    if (locale === 'de') expect(pay).toBe(`${amount} bezahlen`)
+    if (locale === 'fr') expect(pay).toBe(`Payer ${amount}`)
+    await expect(payButton(page)).toHaveText(pay)
     await payButton(page).click()
     await waitForStep(page, 'chooseWallet')
-    await expect(dialog(page).getByRole('heading', { name: heading })).toBeVisible()
+    const heading = { de: 'Wallet wählen', fr: 'Choisissez un portefeuille' }[locale as 'de']
+    await expect(
+      dialog(page).getByRole('heading', { name: heading ?? catalog.chooseWallet }),
+    ).toBeVisible()
+    expect(catalog.chooseWallet).not.toBe('Choose a wallet')
     await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
-    await waitForStep(page, 'chooseToken')
-    await dialog(page).getByRole('button', { name: /EURC/ }).click()
+    // EUR sessions accept EURC only: no list of one to choose from.
     await waitForStep(page, 'review')
-    await expect(dialog(page).getByText(amount)).toBeVisible()
+    await expect(dialog(page).getByRole('heading', { name: catalog.review })).toBeVisible()
+    await expect(dialog(page).locator('[part~="total"]')).toHaveText(amount)
+    await expect(dialog(page).locator('dd').getByText(amount)).toBeVisible()
     await shot(page, `review-${locale}`)
+    await referenceShot(page, `review-${locale}`)
     await expectAxeClean(page)
   })
 

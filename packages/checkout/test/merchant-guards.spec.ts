@@ -31,6 +31,7 @@ test('a session for another amount is refused: nothing offered, a typed error, n
   expect(errors.map((e) => e.detail)).toContainEqual({
     code: 'SESSION_MISMATCH',
     message: expect.stringMatching(/does not match/),
+    details: 'session 25.00 USD, expected 10.00 USD',
     retryable: false,
   })
   expect(await transfersTo(session)).toBe(0)

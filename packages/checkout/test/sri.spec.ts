@@ -189,8 +189,9 @@ test('integrity: one tampered byte in a lazy chunk and the dialog code never run
 }) => {
   const session = await createSession('5.00', 'USD')
   const refused = await open(page, '/split.html', session, 'tampered')
-  // The first file is intact: the button paints. The dialog chunk fails its import-map hash.
-  await expect(payButton(page)).toHaveText('Pay $5.00')
+  // The first file is intact: the button paints. The session read's chunk fails its import-map
+  // hash, so the button cannot know the amount and says so.
+  await expect(payButton(page)).toHaveText('Payment unavailable')
   await payButton(page).click()
   await expect
     .poll(() => refused.join('\n'))
@@ -210,7 +211,8 @@ test('integrity: without the import map a lazy chunk carries no integrity and is
   const session = await createSession('5.00', 'USD')
   served.length = 0
   const refused = await open(page, '/split-unpinned.html', session)
-  await expect(payButton(page)).toHaveText('Pay $5.00')
+  // The first file runs; the session read's chunk is refused, so the button shows no amount.
+  await expect(payButton(page)).toHaveText('Payment unavailable')
   await payButton(page).click()
   await expect
     .poll(() => refused.join('\n'))

@@ -35,7 +35,7 @@ test('manual payment: address, copy, EIP-681 QR, then follows the session until 
   )
   await expect(dialog(page).getByText(otw)).toBeVisible()
   await expect(
-    dialog(page).getByText('Send exactly 12.50 EURC on LOCAL to this address:'),
+    dialog(page).getByText('Send exactly 12.50 EURC on Local test chain to this address:'),
   ).toBeVisible()
   const qr = dialog(page).getByRole('img', { name: /QR code to pay 12.50 EURC/ })
   await expect(qr).toBeVisible()
@@ -187,13 +187,16 @@ test('expired: a clear state and no way to pay', async ({ page }) => {
   await expect(dialog(page)).toBeHidden()
 })
 
-test('failed: a bad token shows the sentence and the error event', async ({ page }) => {
+test('unavailable: a bad token shows the sentence and the error event, not "failed"', async ({
+  page,
+}) => {
   const session = await createSession('10.00', 'USD')
   await openPage(page, session, { token: 'pst_invalid' })
   await expect(payButton(page)).toHaveText('Payment unavailable')
   await payButton(page).click()
   await waitForStep(page, 'failed')
-  await expect(dialog(page).getByRole('heading', { name: 'Payment failed' })).toBeVisible()
+  // Nothing was attempted, so nothing "failed": the payment is unavailable, and why.
+  await expect(dialog(page).getByRole('heading', { name: 'Payment unavailable' })).toBeVisible()
   await expect(dialog(page).getByRole('alert')).toBeVisible()
   await shot(page, 'failed')
   await expectAxeClean(page)

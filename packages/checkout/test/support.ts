@@ -78,6 +78,10 @@ export async function openPage(
     locale?: string
     theme?: string
     token?: string
+    merchant?: string
+    logo?: string
+    /** The element's RPC URL (the wallet keeps the service's). */
+    rpc?: string
     tokenProvider?: boolean
     /** The wallet acts as the sandbox's smart account (EIP-5792) or its Safe-like account. */
     account?: 'smart' | 'safe'
@@ -105,7 +109,9 @@ export async function openPage(
     'session-id': session.paymentSessionId,
     'session-token': options.token ?? session.paymentSessionToken,
     'api-base': service.api,
-    rpc: service.rpc,
+    rpc: options.rpc ?? service.rpc,
+    ...(options.merchant ? { 'merchant-name': options.merchant } : {}),
+    ...(options.logo ? { 'merchant-logo': options.logo } : {}),
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.theme ? { theme: options.theme } : {}),
     ...(options.tokenProvider ? { 'token-provider': '1' } : {}),
@@ -140,6 +146,29 @@ export async function expectAxeClean(page: Page) {
 
 export const shot = (page: Page, name: string) =>
   page.screenshot({ path: `screenshots/${name}.png` })
+
+/** With SCREENSHOTS=1 (`npm run screenshots`): the reference image docs/<name>.png. */
+export const referenceShot = (page: Page, name: string) =>
+  process.env.SCREENSHOTS ? page.screenshot({ path: `docs/${name}.png` }) : undefined
+
+/**
+ * Every control of the element that is on screen and smaller than 44×44 CSS px (a comfortable
+ * tap), described for the failure message.
+ */
+export const smallTapTargets = (page: Page) =>
+  page.evaluate(() => {
+    const root = document.querySelector('paysession-checkout')!.shadowRoot!
+    const controls = root.querySelectorAll<HTMLElement>(
+      'button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])',
+    )
+    return [...controls].flatMap((control) => {
+      const { width, height } = control.getBoundingClientRect()
+      if (!width && !height) return [] // not rendered: the closed dialog
+      return width < 44 || height < 44
+        ? [`"${control.textContent?.trim()}" ${Math.round(width)}×${Math.round(height)}`]
+        : []
+    })
+  })
 
 /** How many ERC-20 Transfer logs went to the session's one-time wallet, read from the chain. */
 export async function transfersTo(session: Session): Promise<number> {

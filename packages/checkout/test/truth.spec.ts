@@ -34,7 +34,7 @@ test('amounts at the token precision are shown exactly: button, manual pay, QR',
   await dialog(page).getByRole('button', { name: 'Pay from another wallet or an exchange' }).click()
   await waitForStep(page, 'manual')
   await expect(
-    dialog(page).getByText('Send exactly 10.123456 USDC on LOCAL to this address:'),
+    dialog(page).getByText('Send exactly 10.123456 USDC on Local test chain to this address:'),
   ).toBeVisible()
   await expect(
     dialog(page).getByRole('img', { name: /QR code to pay 10.123456 USDC/ }),
@@ -61,7 +61,9 @@ test('amounts at the token precision are shown exactly: review, wallet, paid (de
   await waitForStep(page, 'chooseToken')
   await dialog(page).getByRole('button', { name: /USDC/ }).click()
   await waitForStep(page, 'review')
-  await expect(dialog(page).getByText('1.234,000001 $', { exact: true })).toBeVisible()
+  // The amount row, and the header's total above every step: both exact.
+  await expect(dialog(page).getByText('1.234,000001 $', { exact: true })).toHaveCount(2)
+  await expect(dialog(page).locator('dd strong')).toHaveText('1.234,000001 $')
   const pay = dialog(page).getByRole('button', { name: /bezahlen/ })
   await expect(pay).toHaveText('1.234,000001 USDC bezahlen')
   await pay.click()

@@ -48,15 +48,17 @@ describe('checkout controller against the sandbox', () => {
       expect(start.amount).toBe(amount)
 
       await checkout.connect('mock')
-      const choose = await waitForStep(checkout, 'chooseToken')
+      // A session that accepts one token (EUR: EURC) has nothing to choose: straight to review.
+      const choose = await waitForStep(checkout, currency === 'EUR' ? 'review' : 'chooseToken')
       expect(choose.account).toBe(customer.address)
       const token = choose.tokens.find((t) => t.symbol === symbol)!
       expect(token.sufficient).toBe(true)
       expect(token.balance).toBeGreaterThan(0n)
       expect(choose.gasWarning).toBe(false)
-      if (currency === 'EUR') expect(choose.tokens.map((t) => t.symbol)).toEqual(['EURC'])
-
-      checkout.selectToken(symbol)
+      if (currency === 'EUR') {
+        expect(choose.tokens.map((t) => t.symbol)).toEqual(['EURC'])
+        expect(choose.selectedToken).toBe('EURC')
+      } else checkout.selectToken(symbol)
       expect(checkout.getState().step).toBe('review')
       await checkout.pay()
       const paid = await waitForStep(checkout, 'paid')
@@ -67,12 +69,13 @@ describe('checkout controller against the sandbox', () => {
           'loading',
           'chooseWallet',
           'connecting',
-          'chooseToken',
+          ...(currency === 'EUR' ? [] : ['chooseToken']),
           'review',
           'confirmInWallet',
           'submitted',
         ]),
       )
+      expect(steps.includes('chooseToken')).toBe(currency !== 'EUR')
 
       const transfers = await transfersTo(
         sb,
@@ -276,6 +279,24 @@ describe('checkout controller against the sandbox', () => {
       await sb.pay(session.paymentSessionId, { token: 'USDT' })
       const paid = await waitForStep(checkout, 'paid')
       expect(paid.session?.tokenSymbol).toBe('USDT')
+    } finally {
+      checkout.destroy()
+    }
+  })
+
+  test('manual payment, then back to a wallet after all', async () => {
+    const session = await createSession(sb, '2.50')
+    const checkout = createCheckout(paySessionConfig(sb, mockWagmi(sb, sb.customers[1]!.address)), {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      checkout.payManually()
+      expect(checkout.getState().step).toBe('manual')
+      await checkout.connect('mock')
+      const choose = await waitForStep(checkout, 'chooseToken')
+      expect(choose.tokens.map((t) => t.symbol)).toEqual(['USDC', 'USDT'])
     } finally {
       checkout.destroy()
     }

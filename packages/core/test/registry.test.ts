@@ -15,6 +15,25 @@ import {
 describe('registry', () => {
   const registry = createRegistry({ localRpcUrl: 'http://127.0.0.1:9999' })
 
+  test('every network has a name for people and an icon', () => {
+    const names = Object.fromEntries(registry.networks.map((n) => [n.name, n.displayName]))
+    expect(names).toMatchObject({
+      LOCAL: 'Local test chain',
+      ETHEREUM: 'Ethereum',
+      BASE: 'Base',
+      ARBITRUM: 'Arbitrum One',
+      OPTIMISM: 'OP Mainnet',
+    })
+    for (const network of registry.networks)
+      expect(network.icon, network.name).toMatch(/^data:image\/svg\+xml,%3Csvg/)
+    // A network added without them is named after its chain and drawn without an icon.
+    const [custom] = createRegistry({
+      networks: [{ ...getNetwork(registry, 'LOCAL'), displayName: undefined, icon: undefined }],
+    }).networks
+    expect(custom!.displayName).toBe('Local (sandbox)')
+    expect(custom!.icon).toBeUndefined()
+  })
+
   test('pinned entries are checksummed addresses with integer decimals on the right chains', () => {
     const chainIds = Object.fromEntries(pinnedNetworks.map((n) => [n.name, n.chainId]))
     expect(chainIds).toEqual({

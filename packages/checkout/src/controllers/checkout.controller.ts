@@ -64,6 +64,12 @@ export class CheckoutController implements ReactiveController {
   changingToken = false
   /** UI-only: the text last copied, for the "Copied" feedback. */
   copied: string | undefined
+  /** UI-only: the manual step shows the wallet list again, to pay with a wallet after all. */
+  pickingWallet = false
+  /** UI-only: the stablecoin the manual step shows (the session's default until one is picked). */
+  manualToken: string | undefined
+  /** UI-only: the error showing when the dialog closed, not shown again on reopening. */
+  dismissed: PaySessionError | undefined
   private unsubscribe: (() => void) | undefined
   private paidFired = false
   /** Re-renders every second while a countdown (`retryAt`) is shown. */
@@ -155,8 +161,10 @@ export class CheckoutController implements ReactiveController {
       const { paymentSessionId, status, amount, currency } = next.session
       fire(new PaySessionReadyEvent({ sessionId: paymentSessionId, status, amount, currency }))
     }
-    if (next.step !== previous?.step)
+    if (next.step !== previous?.step) {
+      this.pickingWallet = false
       fire(new PaySessionStepChangeEvent({ step: next.step, previousStep: previous?.step }))
+    }
     const status = next.session?.status
     const previousStatus = previous?.session?.status
     if (status && previousStatus && status !== previousStatus)

@@ -1,6 +1,17 @@
 import type { Catalog } from './en.js'
 
-export const de: Catalog = {
+/** German. */
+export const catalog: Catalog = {
+  pay: '{amount} bezahlen',
+  payLoading: 'Zahlung wird geladen…',
+  paid: 'Bezahlt',
+  inProgress: 'Zahlung läuft',
+  expiredButton: 'Zahlung abgelaufen',
+  untrackedButton: 'Zahlung ansehen',
+  unavailable: 'Zahlung nicht verfügbar',
+  title: 'Mit Stablecoins bezahlen',
+  close: 'Schließen',
+  loading: 'Wird geladen…',
   chooseWallet: 'Wallet wählen',
   noWallet: 'In diesem Browser wurde keine Wallet gefunden.',
   payManually: 'Von einer anderen Wallet oder Börse bezahlen',
@@ -31,14 +42,16 @@ export const de: Catalog = {
   waitingForPayment: 'Warten auf die Zahlung…',
   waitingForWallet: 'Warten, bis Ihre Wallet die Zahlung sendet…',
   waitingForWalletHint:
-    'Eventuell sind weitere Freigaben nötig. Sie können dieses Fenster schließen.',
+    'Eventuell sind weitere Freigaben nötig. Sie können den Checkout so lange schließen.',
   paidTitle: 'Zahlung erhalten',
-  paidText: '{amount} bezahlt. Sie können dieses Fenster schließen.',
+  paidText: 'Sie haben {amount} bezahlt.',
   done: 'Fertig',
   expiredTitle: 'Zahlung abgelaufen',
   failedTitle: 'Zahlung fehlgeschlagen',
+  unreachableTitle: 'Netzwerk nicht erreichbar',
   retry: 'Erneut versuchen',
   manualTitle: 'Manuell bezahlen',
+  payWithWallet: 'Stattdessen mit einer Wallet bezahlen',
   manualText: 'Senden Sie genau {amount} {token} über {network} an diese Adresse:',
   manualQr: 'QR-Code: {amount} {token} an {address} zahlen',
   openInWallet: 'In einer Wallet-App öffnen',

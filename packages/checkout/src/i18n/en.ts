@@ -1,7 +1,8 @@
 import type { PaySessionErrorCode } from '@paysession/core'
+import { type ButtonStrings, button } from './button.js'
 
 /**
- * The English catalog, and the shape of every catalog. `{name}` marks a value.
+ * The English dialog strings (the button's are in button.ts). `{name}` marks a value.
  * Error sentences fall back to core's English `shortMessage` when a code is missing.
  */
 export const en = {
@@ -34,14 +35,16 @@ export const en = {
   waitingForService: 'Payment sent. Waiting for the payment service…',
   waitingForPayment: 'Waiting for the payment…',
   waitingForWallet: 'Waiting for your wallet to send the payment…',
-  waitingForWalletHint: 'It may need more approvals. You can close this window meanwhile.',
+  waitingForWalletHint: 'It may need more approvals. You can close the checkout meanwhile.',
   paidTitle: 'Payment received',
-  paidText: '{amount} paid. You can close this window.',
+  paidText: 'You paid {amount}.',
   done: 'Done',
   expiredTitle: 'Payment expired',
   failedTitle: 'Payment failed',
+  unreachableTitle: 'Can’t reach the network',
   retry: 'Try again',
   manualTitle: 'Pay manually',
+  payWithWallet: 'Pay with a wallet instead',
   manualText: 'Send exactly {amount} {token} on {network} to this address:',
   manualQr: 'QR code to pay {amount} {token} to {address}',
   openInWallet: 'Open in a wallet app',
@@ -58,4 +61,7 @@ export const en = {
   errors: {} as Partial<Record<PaySessionErrorCode, string>>,
 }
 
-export type Catalog = typeof en
+/** Every string of one language: what a catalog chunk (en.ts, de.ts, ja.ts...) exports. */
+export type Catalog = typeof en & ButtonStrings
+
+export const catalog: Catalog = { ...button, ...en }

@@ -1,6 +1,17 @@
 import type { Catalog } from './en.js'
 
-export const fr: Catalog = {
+/** French. */
+export const catalog: Catalog = {
+  pay: 'Payer {amount}',
+  payLoading: 'Chargement du paiement…',
+  paid: 'Payé',
+  inProgress: 'Paiement en cours',
+  expiredButton: 'Paiement expiré',
+  untrackedButton: 'Voir le paiement',
+  unavailable: 'Paiement indisponible',
+  title: 'Payer en stablecoins',
+  close: 'Fermer',
+  loading: 'Chargement…',
   chooseWallet: 'Choisissez un portefeuille',
   noWallet: 'Aucun portefeuille trouvé dans ce navigateur.',
   payManually: 'Payer depuis un autre portefeuille ou une plateforme',
@@ -31,14 +42,16 @@ export const fr: Catalog = {
   waitingForPayment: 'En attente du paiement…',
   waitingForWallet: 'En attente de l’envoi du paiement par votre wallet…',
   waitingForWalletHint:
-    'D’autres approbations peuvent être nécessaires. Vous pouvez fermer cette fenêtre.',
+    'D’autres approbations peuvent être nécessaires. Vous pouvez fermer le paiement en attendant.',
   paidTitle: 'Paiement reçu',
-  paidText: '{amount} payé. Vous pouvez fermer cette fenêtre.',
+  paidText: 'Vous avez payé {amount}.',
   done: 'Terminé',
   expiredTitle: 'Paiement expiré',
   failedTitle: 'Échec du paiement',
+  unreachableTitle: 'Réseau injoignable',
   retry: 'Réessayer',
   manualTitle: 'Payer manuellement',
+  payWithWallet: 'Payer plutôt avec un portefeuille',
   manualText: 'Envoyez exactement {amount} {token} sur {network} à cette adresse :',
   manualQr: 'QR code pour payer {amount} {token} à {address}',
   openInWallet: 'Ouvrir dans une application de portefeuille',

@@ -27,6 +27,8 @@ if (params.get('rpc')) element.rpcUrls = { 31337: params.get('rpc') }
 for (const name of [
   'locale',
   'theme',
+  'merchant-name',
+  'merchant-logo',
   'expected-amount',
   'expected-currency',
   'api-base',

@@ -492,8 +492,9 @@ export function createCheckout(
       tokens.find((t) => t.symbol === state.selectedToken && t.sufficient) ??
       tokens.find((t) => t.symbol === state.session?.tokenSymbol && t.sufficient) ??
       tokens.find((t) => t.sufficient)
+    // A session that accepts one token has nothing to choose: straight to review when it can pay.
     dispatch(
-      { type: 'tokensLoaded', direct: false },
+      { type: 'tokensLoaded', direct: tokens.length === 1 && !!preferred },
       {
         account: connection.address,
         chainId: connection.chainId,

@@ -106,6 +106,7 @@ export {
   shortMessages,
 } from '../errors/base.js'
 export { localNetwork } from '../registry/localNetwork.js'
+export { networkIcon } from '../registry/networkIcon.js'
 export { pinnedNetworks } from '../registry/pinnedNetworks.js'
 export {
   type CreateRegistryParameters,

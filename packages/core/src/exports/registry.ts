@@ -1,5 +1,6 @@
 // Networks, stablecoins and amounts only: no wallet or HTTP code, for servers and build scripts.
 export { localNetwork } from '../registry/localNetwork.js'
+export { networkIcon } from '../registry/networkIcon.js'
 export { pinnedNetworks } from '../registry/pinnedNetworks.js'
 export {
   type CreateRegistryParameters,

@@ -1,4 +1,5 @@
 import { defineChain } from 'viem'
+import { networkIcon } from './networkIcon.js'
 import type { NetworkInfo } from './types.js'
 
 /**
@@ -16,6 +17,9 @@ export function localNetwork(rpcUrl = 'http://127.0.0.1:8545'): NetworkInfo {
   return {
     name: 'LOCAL',
     chainId: 31337,
+    displayName: 'Local test chain',
+    // A grey square mark: plainly not a real network.
+    icon: networkIcon('#6b7280', 'M10 10h12v12H10z'),
     explorerUrl: undefined,
     chain,
     tokens: [

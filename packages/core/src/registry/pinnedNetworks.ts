@@ -1,4 +1,5 @@
 import { type Chain, defineChain } from 'viem'
+import { networkIcon } from './networkIcon.js'
 import type { NetworkInfo, StablecoinInfo } from './types.js'
 
 // Pinned from shared/reference/stablecoins.json (sources live there). Left out on purpose:
@@ -22,7 +23,7 @@ import type { NetworkInfo, StablecoinInfo } from './types.js'
 // definitions bring transaction formatters and serializers for code that signs transactions
 // itself, and here the wallet does. Same ids, names, currencies, block times (they set the
 // polling interval), default RPC URLs and explorers as viem 2.57; no contracts (core reads
-// through plain eth_call, without multicall).
+// through plain eth_call, without multicall) and no explorer API URLs (nothing here calls them).
 
 const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
 const sepoliaEther = { name: 'Sepolia Ether', symbol: 'ETH', decimals: 18 }
@@ -36,7 +37,6 @@ const mainnet = defineChain({
     default: {
       name: 'Etherscan',
       url: 'https://etherscan.io',
-      apiUrl: 'https://api.etherscan.io/api',
     },
   },
   blockTime: 12_000,
@@ -50,7 +50,6 @@ const sepolia = defineChain({
     default: {
       name: 'Etherscan',
       url: 'https://sepolia.etherscan.io',
-      apiUrl: 'https://api-sepolia.etherscan.io/api',
     },
   },
   testnet: true,
@@ -64,7 +63,6 @@ const base = defineChain({
     default: {
       name: 'Basescan',
       url: 'https://basescan.org',
-      apiUrl: 'https://api.basescan.org/api',
     },
   },
   blockTime: 2_000,
@@ -78,7 +76,6 @@ const baseSepolia = defineChain({
     default: {
       name: 'Basescan',
       url: 'https://sepolia.basescan.org',
-      apiUrl: 'https://api-sepolia.basescan.org/api',
     },
   },
   blockTime: 2_000,
@@ -93,7 +90,6 @@ const arbitrum = defineChain({
     default: {
       name: 'Arbiscan',
       url: 'https://arbiscan.io',
-      apiUrl: 'https://api.arbiscan.io/api',
     },
   },
   blockTime: 250,
@@ -107,7 +103,6 @@ const optimism = defineChain({
     default: {
       name: 'Optimism Explorer',
       url: 'https://optimistic.etherscan.io',
-      apiUrl: 'https://api-optimistic.etherscan.io/api',
     },
   },
   blockTime: 2_000,
@@ -121,7 +116,6 @@ const polygon = defineChain({
     default: {
       name: 'PolygonScan',
       url: 'https://polygonscan.com',
-      apiUrl: 'https://api.etherscan.io/v2/api',
     },
   },
   blockTime: 2_000,
@@ -132,7 +126,7 @@ const avalanche = defineChain({
   nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
   rpcUrls: { default: { http: ['https://api.avax.network/ext/bc/C/rpc'] } },
   blockExplorers: {
-    default: { name: 'SnowTrace', url: 'https://snowtrace.io', apiUrl: 'https://api.snowtrace.io' },
+    default: { name: 'SnowTrace', url: 'https://snowtrace.io' },
   },
   blockTime: 1_700,
 })
@@ -145,15 +139,37 @@ const celo = defineChain({
     default: {
       name: 'Celo Explorer',
       url: 'https://celoscan.io',
-      apiUrl: 'https://api.celoscan.io/api',
     },
   },
   blockTime: 1_000,
 })
 
+// Marks drawn for this SDK in each network's colour (not the networks' own logos): a glyph
+// that tells them apart at 20 px.
+const ethereumGlyph = 'M16 5l7 11.5-7 4.2-7-4.2zm-7 13l7 4.1 7-4.1-7 9.5z'
+const baseGlyph = 'M16 6a10 10 0 1 1 0 20a10 10 0 1 1 0-20zM6 14.6h11v2.8H6z'
+const icons: Record<string, string> = {
+  ETHEREUM: networkIcon('#627eea', ethereumGlyph),
+  SEPOLIA: networkIcon('#8a92b2', ethereumGlyph),
+  BASE: networkIcon('#0052ff', baseGlyph),
+  BASE_SEPOLIA: networkIcon('#5b8cff', baseGlyph),
+  ARBITRUM: networkIcon('#213147', 'M16 6l9 16h-4l-5-9-5 9H7z'),
+  OPTIMISM: networkIcon(
+    '#ff0420',
+    'M16 8a8 8 0 1 1 0 16a8 8 0 1 1 0-16zm0 4a4 4 0 1 0 0 8a4 4 0 1 0 0-8z',
+  ),
+  POLYGON: networkIcon('#8247e5', 'M16 6l9 5v10l-9 5-9-5V11zm0 5l-4.5 2.5v5L16 21l4.5-2.5v-5z'),
+  AVALANCHE: networkIcon('#e84142', 'M16 8l9 16H7z'),
+  CELO: networkIcon(
+    '#35d07f',
+    'M13 8a6 6 0 1 1 0 12a6 6 0 1 1 0-12zm6 4a6 6 0 1 1 0 12a6 6 0 1 1 0-12z',
+  ),
+}
+
 const network = (name: string, chain: Chain, tokens: StablecoinInfo[]): NetworkInfo => ({
   name,
   chainId: chain.id,
+  icon: icons[name],
   explorerUrl: chain.blockExplorers?.default.url,
   chain,
   tokens,

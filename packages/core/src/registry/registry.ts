@@ -21,6 +21,7 @@ export function createRegistry(parameters: CreateRegistryParameters = {}): Regis
   return {
     networks: networks.map((network) => ({
       ...network,
+      displayName: network.displayName ?? network.chain.name,
       tokens: network.tokens.map((token) => checkToken(network, token)),
     })),
   }

@@ -20,6 +20,10 @@ export type NetworkInfo = {
   /** The service's network name, e.g. `ETHEREUM`, `LOCAL`. */
   name: string
   chainId: number
+  /** The name customers read ("Base", "Local test chain"); the chain's name when not given. */
+  displayName?: string | undefined
+  /** A small square image URL (often an SVG `data:` URI) shown beside the name. */
+  icon?: string | undefined
   /** Block explorer base URL, when the network has one. */
   explorerUrl: string | undefined
   /** viem chain used to build the wagmi config and to add the chain to a wallet. */

@@ -1,26 +1,23 @@
 import {
   type CheckoutState,
   type CheckoutStep,
-  checkApiBase,
-  getSession,
   isInFlight,
   isPaidStatus,
   type NetworkInfo,
   type PaymentSession,
-  type PaySessionConfig,
-  PaySessionError,
+  type PaySessionError,
   type Registry,
   readPaymentRecord,
   type StablecoinInfo,
 } from '@paysession/core'
 import type { Config as WagmiConfig } from '@wagmi/core'
-import { html, LitElement, nothing, type PropertyValues } from 'lit'
+import { html, LitElement, nothing } from 'lit'
 import { PaySessionCloseEvent } from '../../events/close.js'
 import { PaySessionErrorEvent } from '../../events/error.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
 import { PaySessionReadyEvent } from '../../events/ready.js'
-import { buttonStringsFor } from '../../i18n/button.js'
-import type { Catalog } from '../../i18n/en.js'
+import { type ButtonStrings, button } from '../../i18n/button.js'
+import { type Catalog, languageOf, loadCatalog } from '../../i18n/catalogs.js'
 import { format } from '../../i18n/format.js'
 import { styles } from './checkout.styles.js'
 
@@ -56,8 +53,10 @@ const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1
  *
  * @csspart button - The pay button.
  * @csspart dialog - The dialog.
- * @csspart header - The dialog header.
- * @csspart title - The dialog title.
+ * @csspart header - The dialog header: who is paid and how much, on every step.
+ * @csspart title - The dialog title (the merchant's name when given).
+ * @csspart logo - The merchant's logo.
+ * @csspart total - The amount in the header.
  * @csspart close - The close button.
  * @csspart body - The dialog body.
  * @csspart wallet - A wallet choice.
@@ -95,6 +94,8 @@ export class PaySessionCheckout extends LitElement {
     expectedCurrency: { attribute: 'expected-currency' },
     relayUrl: { attribute: 'relay-url' },
     locale: {},
+    merchantName: { attribute: 'merchant-name' },
+    merchantLogo: { attribute: 'merchant-logo' },
     theme: { reflect: true },
     wagmiConfig: { attribute: false },
     rpcUrls: { attribute: false },
@@ -126,8 +127,15 @@ export class PaySessionCheckout extends LitElement {
    * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
    */
   declare relayUrl: string | undefined
-  /** BCP 47 locale (`en`, `de`, `fr`...). Defaults to the page's `lang`, then the browser's. */
+  /**
+   * BCP 47 locale: `en`, `de`, `es`, `fr`, `it`, `ja`, `ko`, `nl`, `pt-BR`, `zh-CN` (others fall
+   * back to English). Defaults to the page's `lang`, then the browser's.
+   */
   declare locale: string | undefined
+  /** Who is paid, shown with the amount on every step (`merchant-name`). */
+  declare merchantName: string | undefined
+  /** An `https:` (or `data:image/`) URL of the merchant's square logo (`merchant-logo`). */
+  declare merchantLogo: string | undefined
   /** `light`, `dark`, or unset to follow `prefers-color-scheme`. */
   declare theme: 'light' | 'dark' | undefined
   /** Your wagmi config (property). Without it one is built with the injected (EIP-6963) wallets. */
@@ -156,9 +164,11 @@ export class PaySessionCheckout extends LitElement {
    * @internal The exact amount formatter: its own small chunk, loaded beside the session read
    * (the button shows no amount before that read anyway), so the first file stays small.
    */
-  declare _localize: typeof import('../../i18n/localize.js') | undefined
+  declare _localize:
+    | { formatMoney: typeof import('../../i18n/localize.js').formatMoney }
+    | undefined
   /** @internal */
-  declare _previewError: PaySessionError | undefined
+  declare _previewError: Pick<PaySessionError, 'code' | 'shortMessage'> | undefined
   /** @internal */
   declare _open: boolean
   /** @internal */
@@ -171,6 +181,8 @@ export class PaySessionCheckout extends LitElement {
   private _previewKey = ''
   private _focusedStep = ''
   private _enginePromise: Promise<Engine> | undefined
+  private _catalogLocale: string | undefined
+  private _catalogPromise: Promise<unknown> | undefined
 
   constructor() {
     super()
@@ -200,6 +212,8 @@ export class PaySessionCheckout extends LitElement {
     if (!this._open) return
     this._open = false
     this._dialog?.close()
+    // An error the customer has seen is not shown again when the dialog reopens.
+    if (this.controller) this.controller.dismissed = this.state?.error
     ;(this._returnFocus ?? this._button)?.focus()
     this._returnFocus = null
     this._focusedStep = ''
@@ -218,7 +232,7 @@ export class PaySessionCheckout extends LitElement {
     this._enginePromise ??= import('./checkout.dialog.js').then(async (engine) => {
       const root = this.renderRoot as ShadowRoot
       root.adoptedStyleSheets = [...root.adoptedStyleSheets, engine.dialogStyles.styleSheet!]
-      this._catalog = await engine.loadCatalog(this.resolvedLocale)
+      await this._catalogPromise
       this.controller = new engine.CheckoutController(this)
       this._engine = engine
       return engine
@@ -239,13 +253,22 @@ export class PaySessionCheckout extends LitElement {
     return this.renderRoot.querySelector('[part~="button"]')
   }
 
-  override willUpdate(changed: PropertyValues<this>) {
-    if (changed.has('locale') && this._engine) {
-      const locale = this.resolvedLocale
-      void this._engine.loadCatalog(locale).then((catalog) => {
+  /** This language's strings; the English button's are built in, others wait for their chunk. */
+  get _strings(): ButtonStrings | undefined {
+    return this._catalog ?? (languageOf(this.resolvedLocale) === 'en' ? button : undefined)
+  }
+
+  override willUpdate() {
+    const locale = this.resolvedLocale
+    if (locale === this._catalogLocale) return
+    this._catalogLocale = locale
+    this._catalog = undefined
+    this._catalogPromise = loadCatalog(locale)
+      // A chunk that cannot load leaves the checkout in English rather than without words.
+      .catch(() => loadCatalog('en'))
+      .then((catalog) => {
         if (locale === this.resolvedLocale) this._catalog = catalog
       })
-    }
   }
 
   override updated() {
@@ -261,7 +284,8 @@ export class PaySessionCheckout extends LitElement {
       void this._loadPreview()
       this.controller?.restart()
     }
-    const step = `${this.state?.step}:${this.controller?.changingToken}`
+    const ctl = this.controller
+    const step = `${this.state?.step}:${ctl?.changingToken}:${ctl?.pickingWallet}`
     if (this._dialog?.open && this._engine && step !== this._focusedStep) {
       this._focusedStep = step
       this.focusStep()
@@ -278,20 +302,24 @@ export class PaySessionCheckout extends LitElement {
     target?.focus()
   }
 
-  // A light read for the button: core's getSession alone, so the first file stays small.
+  // A light read for the button (checkout.read.ts), in a chunk of its own.
   private async _loadPreview() {
     const { sessionId, sessionToken, apiBase } = this
+    let read: typeof import('./checkout.read.js') | undefined
     try {
-      const config = {
-        apiBase: checkApiBase(apiBase!),
-        fetch: this.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
-        requestTimeout: 15_000,
-      } as PaySessionConfig
-      // A refused token is left to the dialog code (loaded next), which asks `tokenProvider`.
-      const [session] = await Promise.all([
-        getSession(config, { sessionId: sessionId!, sessionToken: sessionToken! }),
-        this._loadLocalize(),
-      ])
+      read = await import('./checkout.read.js')
+    } catch {}
+    const result = read
+      ? await read.readSession({
+          apiBase: apiBase!,
+          fetch: this.fetch,
+          sessionId: sessionId!,
+          sessionToken: sessionToken!,
+        })
+      : undefined
+    this._localize ??= read
+    if (result && 'session' in result) {
+      const session = result.session
       this._preview = session
       this._previewError = undefined
       this.dispatchEvent(
@@ -302,8 +330,12 @@ export class PaySessionCheckout extends LitElement {
           currency: session.currency,
         }),
       )
-    } catch (error) {
-      const e = error instanceof PaySessionError ? error : new PaySessionError('API_UNAVAILABLE')
+    } else {
+      // Without `result` the chunk itself failed to load: nothing can be reached from here.
+      const e = result?.error ?? {
+        code: 'API_UNAVAILABLE' as const,
+        shortMessage: 'The payment service is unreachable. Please try again.',
+      }
       // An expired token: still loading, until the dialog code (a fresh token, the chain) knows.
       if (e.code !== 'SESSION_TOKEN_EXPIRED') this._previewError = e
       this.dispatchEvent(
@@ -319,10 +351,6 @@ export class PaySessionCheckout extends LitElement {
     idle(() => void this.loadEngine(), { timeout: 2000 })
   }
 
-  private async _loadLocalize() {
-    this._localize ??= await import('../../i18n/localize.js')
-  }
-
   private _inFlight(session: PaymentSession | undefined) {
     const step = this.state?.step
     if (step) return isInFlight(step)
@@ -333,32 +361,43 @@ export class PaySessionCheckout extends LitElement {
     return Boolean(record || session?.userSubmittedTransactionHash)
   }
 
-  private _buttonLabel(): { label: string; busy: boolean } {
-    const t = buttonStringsFor(this.resolvedLocale)
+  /** The session's amount in its currency, once known. */
+  get _total(): string | undefined {
+    const session = this.state?.session ?? this._preview
+    return session && this._localize
+      ? this._localize.formatMoney(
+          this.state?.amount ?? session.amount,
+          session.currency,
+          this.resolvedLocale,
+        )
+      : undefined
+  }
+
+  // `ended`: a finished state (paid, expired, unavailable) drawn quietly, not as a call to action.
+  private _buttonLabel(t: ButtonStrings): { label: string; busy?: boolean; ended?: string } {
     const state = this.state
     const session = state?.session ?? this._preview
     const step = state?.step
     // A refused token says nothing about the payment: the dialog tells what is known.
-    if (step === 'untracked') return { label: t.untrackedButton, busy: false }
+    if (step === 'untracked') return { label: t.untrackedButton }
     if (step === 'paid' || (session && isPaidStatus(session.status)))
-      return { label: t.paid, busy: false }
+      return { label: t.paid, ended: 'paid' }
     if (!session) {
-      if (step === 'expired') return { label: t.expiredButton, busy: false }
+      if (this._previewError?.code === 'SESSION_TOKEN_EXPIRED' || step === 'expired')
+        return { label: t.expiredButton, ended: 'expired' }
       const failed = this._previewError || step === 'failed'
-      return { label: failed ? t.unavailable : t.payLoading, busy: !failed }
+      return failed
+        ? { label: t.unavailable, ended: 'failed' }
+        : { label: t.payLoading, busy: true }
     }
     if (session.status === 'CANCELED' || step === 'expired')
-      return { label: t.expiredButton, busy: false }
-    if (this._inFlight(session)) return { label: t.inProgress, busy: false }
+      return { label: t.expiredButton, ended: 'expired' }
+    if (this._inFlight(session)) return { label: t.inProgress }
     // Not this order's payment (the dialog's code checks, once loaded): never invite to pay it.
-    if (state?.error?.code === 'SESSION_MISMATCH') return { label: t.unavailable, busy: false }
-    if (!this._localize) return { label: t.payLoading, busy: true }
-    const amount = this._localize.formatMoney(
-      state?.amount ?? session.amount,
-      session.currency,
-      this.resolvedLocale,
-    )
-    return { label: format(t.pay, { amount }), busy: false }
+    if (state?.error?.code === 'SESSION_MISMATCH') return { label: t.unavailable, ended: 'failed' }
+    const total = this._total
+    if (!total) return { label: t.payLoading, busy: true }
+    return { label: format(t.pay, { amount: total }) }
   }
 
   private _onKeydown(event: KeyboardEvent) {
@@ -382,14 +421,19 @@ export class PaySessionCheckout extends LitElement {
   }
 
   override render() {
-    const t = buttonStringsFor(this.resolvedLocale)
-    const { label, busy } = this._buttonLabel()
+    const strings = this._strings
+    const t = strings ?? button
+    // Until this language's words are in (a few ms), the button says nothing rather than English.
+    const { label, busy, ended } = strings ? this._buttonLabel(t) : { label: '…', busy: true }
+    const total = this._total
+    const logo = safeImageUrl(this.merchantLogo)
     return html`
       <button
         part="button"
         type="button"
         aria-haspopup="dialog"
         aria-busy=${busy ? 'true' : 'false'}
+        data-ended=${ended ?? nothing}
         ?disabled=${busy}
         @click=${() => this.open()}
       >
@@ -397,7 +441,7 @@ export class PaySessionCheckout extends LitElement {
       </button>
       <dialog
         part="dialog"
-        aria-labelledby="title"
+        aria-labelledby="title total"
         lang=${this.resolvedLocale}
         @keydown=${this._onKeydown}
         @cancel=${(event: Event) => event.preventDefault()}
@@ -406,7 +450,16 @@ export class PaySessionCheckout extends LitElement {
           this._open
             ? html`
               <div class="header" part="header">
-                <h2 id="title" part="title">${t.title}</h2>
+                ${
+                  logo
+                    ? html`<img part="logo" src=${logo} alt="" referrerpolicy="no-referrer"
+                        @error=${(e: Event) => ((e.target as HTMLElement).hidden = true)} />`
+                    : nothing
+                }
+                <div class="who">
+                  <h2 id="title" part="title">${this.merchantName || t.title}</h2>
+                  <p id="total" part="total">${total}</p>
+                </div>
                 <button
                   part="close"
                   type="button"
@@ -420,8 +473,8 @@ export class PaySessionCheckout extends LitElement {
               <div part="body">
                 ${
                   this._engine && this.controller && this._catalog
-                    ? this._engine.renderStep(this, this.controller, { ...t, ...this._catalog })
-                    : html`<span class="spinner"></span><p class="center">${t.loading}</p>`
+                    ? this._engine.renderStep(this, this.controller, this._catalog)
+                    : html`<p>${t.loading}</p>`
                 }
               </div>
             `
@@ -431,6 +484,10 @@ export class PaySessionCheckout extends LitElement {
     `
   }
 }
+
+// Only a web image, an inline one or a path: never `javascript:` or another scheme.
+const safeImageUrl = (url: string | undefined) =>
+  url && /^(https?:|data:image\/|[./])/i.test(url) ? url : undefined
 
 function deepActiveElement(): HTMLElement | null {
   let element = document.activeElement

@@ -2,6 +2,45 @@ import { css } from 'lit'
 
 /** The step views' styles: adopted when the dialog code loads. */
 export const dialogStyles = css`
+  p {
+    margin: 0 0 0.75em;
+  }
+  .spinner {
+    display: block;
+    width: 2em;
+    height: 2em;
+    margin: 0.5em auto 1em;
+    border: 3px solid var(--_border);
+    border-top-color: var(--_accent);
+    border-radius: 50%;
+    animation: spin 0.9s linear infinite;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation-duration: 3s;
+    }
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+  h3 {
+    margin: 0 0 0.75em;
+    font-size: 1em;
+  }
+  .muted,
+  small {
+    color: var(--_muted);
+  }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
   .list {
     display: grid;
     gap: 0.5em;
@@ -23,6 +62,11 @@ export const dialogStyles = css`
     width: 28px;
     height: 28px;
   }
+  .icon {
+    width: 20px;
+    height: 20px;
+    border-radius: 50%;
+  }
   .grow {
     flex: 1;
   }
@@ -40,19 +84,27 @@ export const dialogStyles = css`
     background: none;
     color: var(--_accent);
     text-decoration: underline;
-    padding: 0.25em 0;
+    padding: 0.25em 0.5em;
   }
   a {
     color: var(--_accent);
+    display: inline-flex;
+    align-items: center;
+    min-height: 44px;
   }
+  /* Label and value rows of one height, every value flush right. */
   dl {
     display: grid;
     grid-template-columns: auto 1fr;
-    gap: 0.5em 1em;
+    align-items: center;
+    gap: 0 1em;
     margin: 0 0 1em;
   }
   dt {
     color: var(--_muted);
+    min-height: 44px;
+    display: flex;
+    align-items: center;
   }
   dd {
     margin: 0;
@@ -60,32 +112,42 @@ export const dialogStyles = css`
     align-items: center;
     gap: 0.5em;
     justify-content: end;
+    text-align: end;
     font-variant-numeric: tabular-nums;
   }
-  code,
-  [part~='address'] {
+  .value {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.4em;
+    margin-inline-end: -0.5em;
+    padding: 0 0.5em;
+    border-color: transparent;
+    background: none;
+  }
+  .value:hover {
+    border-color: var(--_border);
+  }
+  .value svg {
+    width: 1em;
+    height: 1em;
+    fill: none;
+    stroke: var(--_accent);
+    stroke-width: 1.5;
+  }
+  code {
     font-family: ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
     font-size: 0.9em;
     overflow-wrap: anywhere;
-  }
-  [part~='address'] {
-    display: block;
-    padding: 0.6em;
-    border-radius: var(--_radius);
-    background: var(--_surface);
-    margin-bottom: 0.5em;
   }
   .address {
     flex-wrap: wrap;
   }
   .address [part~='address'] {
-    flex: 1;
-    margin: 0;
+    flex: 1 1 100%;
+    padding: 0;
+    background: none;
+    text-align: end;
     word-spacing: 0.15em;
-  }
-  .small {
-    padding: 0.2em 0.6em;
-    font-size: 0.85em;
   }
   [part~='error'] {
     color: var(--_danger);
@@ -108,14 +170,5 @@ export const dialogStyles = css`
     font-size: 2.5em;
     line-height: 1;
     margin-bottom: 0.25em;
-  }
-  [part~='qr'] {
-    display: block;
-    width: 200px;
-    height: 200px;
-    margin: 0 auto 1em;
-    padding: 8px;
-    background: #fff;
-    border-radius: var(--_radius);
   }
 `

@@ -1,21 +1,23 @@
 import type { CheckoutState, CheckoutToken } from '@paysession/core'
 import { html, nothing, type TemplateResult } from 'lit'
 import { CheckoutController, type CheckoutHost } from '../../controllers/checkout.controller.js'
-import { loadCatalog } from '../../i18n/catalogs.js'
 import { format, formatMoney } from '../../i18n/localize.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
 import {
   copyButton,
   errorBox,
   errorText,
+  networkName,
+  shown,
   type T,
   tokenAmount,
+  usable,
   type View,
 } from './checkout.parts.js'
 
 // The code only the dialog needs: core's checkout (wagmi, viem, query-core), the step views,
-// their styles and the catalogs.
-export { CheckoutController, dialogStyles, loadCatalog }
+// and their styles (every language's words load with the first file).
+export { CheckoutController, dialogStyles }
 
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`
 
@@ -44,7 +46,7 @@ function loadGasless(host: CheckoutHost) {
 }
 
 /** The sentence the aria-live region announces for a state. */
-export function announce(state: CheckoutState | undefined, t: T): string {
+export function announce(state: CheckoutState | undefined, t: T, ctl?: CheckoutController): string {
   if (!state) return t.loading
   const titles: Partial<Record<CheckoutState['step'], string>> = {
     loading: t.loading,
@@ -65,24 +67,37 @@ export function announce(state: CheckoutState | undefined, t: T): string {
     paid: t.paidTitle,
     completed: t.paidTitle,
     expired: t.expiredTitle,
-    failed: t.failedTitle,
+    failed: failedTitle(state, t),
     manual: t.manualTitle,
     untracked: t.untrackedTitle,
   }
   // Untracked says it all; its error (a refused token) is for the page, not the customer.
-  const error = state.error && state.step !== 'untracked' ? ` ${errorText(state.error, t)}` : ''
+  const error =
+    shown(state, ctl) && state.step !== 'untracked' ? ` ${errorText(state.error!, t)}` : ''
   return (titles[state.step] ?? '') + error
 }
 
 /** The dialog body for the controller's current state. */
 export function renderStep(host: CheckoutHost, ctl: CheckoutController, t: T): TemplateResult {
-  // Ready before a token that allows it is chosen.
-  if (host.relayUrl) loadGasless(host)
   const state = ctl.state
   if (!state) return spinner(t.loading)
   const view = { host, ctl, state, t }
   const body = steps[state.step](view)
-  return html`${body}<p role="status" aria-live="polite" class="sr-only">${announce(state, t)}</p>`
+  return html`${body}<p role="status" aria-live="polite" class="sr-only">${announce(state, t, ctl)}</p>`
+}
+
+// "Payment failed" only when a payment was attempted; not when nothing could even start.
+const unreachable = ['CHAIN_UNAVAILABLE', 'API_UNAVAILABLE', 'TIMEOUT']
+const attempted = ['TRANSACTION_FAILED', 'TRANSFER_MISMATCH', 'SESSION_FAILED', 'WALLET_ERROR']
+function failedTitle(state: CheckoutState, t: T) {
+  const code = state.error?.code ?? ''
+  if (unreachable.includes(code)) return t.unreachableTitle
+  return state.hash || attempted.includes(code) ? t.failedTitle : t.unavailable
+}
+
+const networkLabel = (view: View) => {
+  const icon = view.state.network?.icon
+  return html`${icon ? html`<img class="icon" src=${icon} alt="" />` : nothing}${networkName(view)}`
 }
 
 const spinner = (text: string, hint?: string) =>
@@ -90,8 +105,12 @@ const spinner = (text: string, hint?: string) =>
     hint ? html`<p class="center muted">${hint}</p>` : nothing
   }`
 
-const manualLink = ({ ctl, t }: View) =>
-  html`<button class="link" type="button" @click=${() => ctl.checkout?.payManually()}>
+const manualLink = ({ ctl, host, t }: View) =>
+  html`<button class="link" type="button" @click=${() => {
+    ctl.pickingWallet = false
+    ctl.checkout?.payManually()
+    host.requestUpdate()
+  }}>
     ${t.payManually}
   </button>`
 
@@ -106,6 +125,9 @@ const money = ({ host, state }: View) =>
 const grouped = (address: string) =>
   /^0x[0-9a-fA-F]{40}$/.test(address) ? `0x ${address.slice(2).match(/.{4}/g)!.join(' ')}` : address
 
+// The icon of a value that is also a control: change it.
+const chevron = html`<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M4 6l4 4 4-4" /></svg>`
+
 function txLink({ state, t }: View) {
   if (!state.hash) return nothing
   if (state.explorerTxUrl)
@@ -114,10 +136,6 @@ function txLink({ state, t }: View) {
     </p>`
   return html`<p class="center muted">${t.transaction} <code>${short(state.hash)}</code></p>`
 }
-
-// Core lists the plain injected connector even when the page has no window.ethereum: hide it then.
-const usable = (state: CheckoutState) =>
-  state.wallets.filter((w) => w.id !== 'injected' || 'ethereum' in globalThis)
 
 function chooseWallet(view: View) {
   const { ctl, t } = view
@@ -205,6 +223,7 @@ function review(view: View) {
       ? loadGasless(view.host)!.gaslessButton(ctl, view.host.resolvedLocale)
       : nothing
   const first = gasless !== nothing && state.gasWarning
+  // Values line up on the right; one that can be changed or copied is itself the button.
   return html`
     <h3>${t.review}</h3>
     ${errorBox(view)}
@@ -212,15 +231,17 @@ function review(view: View) {
       <dt>${t.amount}</dt>
       <dd><strong>${money(view)}</strong></dd>
       <dt>${t.token}</dt>
-      <dd>
-        ${state.selectedToken}
-        <button class="link small" type="button" @click=${() => {
-          ctl.changingToken = true
-          view.host.requestUpdate()
-        }}>${t.change}</button>
-      </dd>
+      <dd>${
+        state.tokens.length > 1
+          ? html`<button class="value" type="button" aria-label=${`${t.change}: ${state.selectedToken}`}
+              @click=${() => {
+                ctl.changingToken = true
+                view.host.requestUpdate()
+              }}>${state.selectedToken}${chevron}</button>`
+          : state.selectedToken
+      }</dd>
       <dt>${t.network}</dt>
-      <dd>${state.network?.name ?? state.session?.network}</dd>
+      <dd>${networkLabel(view)}</dd>
       <dt>${t.to}</dt>
       <dd class="address"><code part="address" title=${to}>${grouped(to)}</code>${copyButton(view, to)}</dd>
       ${state.account ? html`<dt>${t.from}</dt><dd><code>${short(state.account)}</code></dd>` : nothing}
@@ -335,8 +356,10 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   paid: done,
   completed: done,
   expired: (v) => ended(v, v.t.expiredTitle),
-  failed: (v) => ended(v, v.t.failedTitle),
-  // Its view (address, EIP-681 QR, wallet deep links) loads when a customer first needs it.
-  manual: (v) => loadManual(v.host)?.manual(v) ?? spinner(v.t.loading),
+  failed: (v) => ended(v, failedTitle(v.state, v.t)),
+  // Its view (address, EIP-681 QR, wallet deep links) loads when a customer first needs it; from
+  // it, "Pay with a wallet instead" shows the wallet list again.
+  manual: (v) =>
+    v.ctl.pickingWallet ? chooseWallet(v) : (loadManual(v.host)?.manual(v) ?? spinner(v.t.loading)),
   untracked,
 }

@@ -1,22 +1,47 @@
 import { formatDecimal, parseAmount, resolveSessionAssets } from '@paysession/core'
 import { html, nothing, type TemplateResult } from 'lit'
+import { languageOf } from '../../i18n/catalogs.js'
 import { format } from '../../i18n/localize.js'
 import { eip681Transfer } from '../../qr/eip681.js'
 import { qrPath } from '../../qr/qrPath.js'
-import { copyButton, errorBox, tokenAmount, type View } from './checkout.parts.js'
+import { manualStyles } from './checkout.manual.styles.js'
+import {
+  copyButton,
+  errorBox,
+  networkName,
+  tokenAmount,
+  usable,
+  type View,
+} from './checkout.parts.js'
 
 // Loaded when the customer first pays manually (or has no wallet): the default payment, with a
 // wallet, never needs this view, the QR encoder or the wallet links.
 
-/** Pay manually: the address, the amount and an EIP-681 QR code, and the session followed. */
+export { manualStyles }
+
+/** An address in groups of four, monospace, wrapping between groups only and evenly. */
+const groupedAddress = (address: string) =>
+  html`<code part="address" title=${address}>${address
+    .slice(2)
+    .match(/.{1,4}/g)!
+    .map(
+      (group, i) => html`${i ? html`<wbr />` : html`<span>0x</span><wbr />`}<span>${group}</span>`,
+    )}</code>`
+
+/**
+ * Pay manually: a choice of every accepted stablecoin, the address in groups of four, the amount
+ * and an EIP-681 QR code, the session followed, and a way back to the wallets.
+ */
 export function manual(view: View) {
   const { ctl, host, state, t } = view
   const session = state.session
   const to = session?.oneTimeWalletAddress
   let uri: string | undefined
-  let symbol = session?.tokenSymbol ?? ''
+  let symbol = ctl.manualToken ?? session?.tokenSymbol ?? ''
+  let symbols: string[] = []
   try {
     const { network, tokens } = resolveSessionAssets(ctl.config!.registry, session ?? {})
+    symbols = tokens.map((x) => x.symbol)
     const token = tokens.find((x) => x.symbol === symbol) ?? tokens[0]!
     symbol = token.symbol
     if (to)
@@ -30,7 +55,11 @@ export function manual(view: View) {
     // Unknown network or token: the address alone still lets the customer pay.
   }
   const amount = tokenAmount(view)
-  const network = state.network?.name ?? session?.network ?? ''
+  const network = networkName(view)
+  const pick = (next: string) => {
+    ctl.manualToken = next
+    host.requestUpdate()
+  }
   const qr = uri && qrPath(uri)
   const expires = session?.expiresAt
     ? new Intl.DateTimeFormat(host.resolvedLocale, {
@@ -41,9 +70,20 @@ export function manual(view: View) {
   return html`
     <h3>${t.manualTitle}</h3>
     ${errorBox(view)}
+    ${
+      symbols.length > 1
+        ? html`<div class="tabs" role="group" aria-label=${t.token}>
+          ${symbols.map(
+            (
+              x,
+            ) => html`<button part="token" type="button" aria-pressed=${x === symbol ? 'true' : 'false'}
+              @click=${() => pick(x)}>${x}</button>`,
+          )}
+        </div>`
+        : nothing
+    }
     <p>${format(t.manualText, { amount, token: symbol, network })}</p>
-    ${to ? html`<code part="address">${to}</code>` : nothing}
-    <div class="actions">${to ? copyButton(view, to) : nothing}</div>
+    ${to ? html`${groupedAddress(to)}<div class="actions">${copyButton(view, to)}</div>` : nothing}
     ${
       qr
         ? html`<svg part="qr" role="img" viewBox="-2 -2 ${qr.size + 4} ${qr.size + 4}"
@@ -61,12 +101,20 @@ export function manual(view: View) {
               amount: formatDecimal(session.receivedAmount, host.resolvedLocale, {
                 minimumFractionDigits: 2,
               }),
-              token: symbol,
+              token: session.tokenSymbol ?? symbol,
             })}`
           : nothing
       }
     </p>
     ${expires ? html`<p class="center muted">${format(t.payBefore, { time: expires })}</p>` : nothing}
+    ${
+      usable(state).length
+        ? html`<div class="actions"><button class="link" type="button" @click=${() => {
+            ctl.pickingWallet = true
+            host.requestUpdate()
+          }}>${t.payWithWallet}</button></div>`
+        : nothing
+    }
   `
 }
 
@@ -87,6 +135,41 @@ const words: Record<string, { openIn: string; scan: string; qr: string }> = {
     openIn: 'Ouvrir ce paiement dans votre application de wallet :',
     scan: 'Scannez ce code avec votre téléphone pour y payer :',
     qr: 'QR code qui ouvre ce paiement sur votre téléphone',
+  },
+  es: {
+    openIn: 'Abre este pago en la app de tu billetera:',
+    scan: 'Escanea este código con tu teléfono para pagar desde allí:',
+    qr: 'Código QR que abre este pago en tu teléfono',
+  },
+  it: {
+    openIn: 'Apri questo pagamento nell’app del tuo wallet:',
+    scan: 'Scansiona questo codice con il telefono per pagare da lì:',
+    qr: 'Codice QR che apre questo pagamento sul telefono',
+  },
+  pt: {
+    openIn: 'Abra este pagamento no app da sua carteira:',
+    scan: 'Escaneie este código com o celular para pagar por lá:',
+    qr: 'QR code que abre este pagamento no seu celular',
+  },
+  nl: {
+    openIn: 'Open deze betaling in je wallet-app:',
+    scan: 'Scan deze code met je telefoon om daar te betalen:',
+    qr: 'QR-code die deze betaling op je telefoon opent',
+  },
+  ja: {
+    openIn: 'ウォレットアプリでこのお支払いを開く：',
+    scan: 'スマートフォンでこのコードを読み取り、そちらでお支払いください：',
+    qr: 'このお支払いをスマートフォンで開くQRコード',
+  },
+  zh: {
+    openIn: '在钱包应用中打开此支付：',
+    scan: '用手机扫描此二维码，在手机上完成支付：',
+    qr: '在手机上打开此支付的二维码',
+  },
+  ko: {
+    openIn: '지갑 앱에서 이 결제 열기:',
+    scan: '휴대폰으로 이 코드를 스캔해 휴대폰에서 결제하세요:',
+    qr: '휴대폰에서 이 결제를 여는 QR 코드',
   },
 }
 
@@ -118,8 +201,7 @@ const isPhone = () =>
  * desktop, a QR code that opens it on the phone. The manual payment stays offered beside it.
  */
 export function noWallet(view: View): TemplateResult {
-  const language = view.host.resolvedLocale.toLowerCase().split('-')[0]!
-  const t = words[language] ?? words.en!
+  const t = words[languageOf(view.host.resolvedLocale)] ?? words.en!
   const url = location.href
   if (isPhone())
     return html`<p>${t.openIn}</p>

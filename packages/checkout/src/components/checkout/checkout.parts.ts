@@ -15,17 +15,36 @@ export type View = { host: CheckoutHost; ctl: CheckoutController; state: Checkou
 export const errorText = (error: PaySessionError, t: T) =>
   t.errors[error.code] ?? error.shortMessage
 
-export const errorBox = ({ state, t }: View) =>
-  state.error ? html`<p part="error" role="alert">${errorText(state.error, t)}</p>` : nothing
+// Steps where an error is about an earlier attempt: once seen and the dialog closed, it goes.
+export const retryableSteps: CheckoutState['step'][] = ['chooseWallet', 'chooseToken', 'review']
+
+export const shown = (state: CheckoutState, ctl?: CheckoutController) =>
+  state.error && !(state.error === ctl?.dismissed && retryableSteps.includes(state.step))
+
+// A decline in the wallet is the customer's own choice and an expiry an end, not a fault: said
+// plainly, not in red.
+export const neutral = ['USER_REJECTED', 'SESSION_EXPIRED', 'SESSION_TOKEN_EXPIRED']
+
+export const errorBox = ({ ctl, state, t }: View) =>
+  shown(state, ctl)
+    ? html`<p part=${neutral.includes(state.error!.code) ? 'notice' : 'error'} role="alert">
+        ${errorText(state.error!, t)}
+      </p>`
+    : nothing
+
+/** The network's name for people ("Base", "Local test chain") and its icon, from the registry. */
+export const networkName = ({ state }: View) =>
+  state.network?.displayName ?? state.network?.name ?? state.session?.network ?? ''
 
 export const tokenAmount = ({ host, state }: View, symbol?: string) =>
   formatTokenAmount(state.amount ?? state.session?.amount ?? '', symbol, host.resolvedLocale)
 
+/** A copy button, under or beside the address it copies. */
 export function copyButton(view: View, text: string) {
   const { ctl, t } = view
   const copied = ctl.copied === text
   return html`<button
-    class="small"
+    class="copy"
     type="button"
     aria-label=${copied ? t.copied : t.copyAddress}
     @click=${async () => {
@@ -34,6 +53,10 @@ export function copyButton(view: View, text: string) {
       view.host.requestUpdate()
     }}
   >
-    ${copied ? t.copied : t.copy}
+    ${copied ? `✓ ${t.copied}` : t.copyAddress}
   </button>`
 }
+
+// Core lists the plain injected connector even when the page has no window.ethereum: hide it then.
+export const usable = (state: CheckoutState) =>
+  state.wallets.filter((w) => w.id !== 'injected' || 'ethereum' in globalThis)

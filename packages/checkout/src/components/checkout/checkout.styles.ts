@@ -48,8 +48,12 @@ export const styles = css`
     font: inherit;
     color: inherit;
   }
+  /* Every control is at least 44×44 CSS px: a comfortable tap on a phone. */
   button {
     cursor: pointer;
+    box-sizing: border-box;
+    min-width: 44px;
+    min-height: 44px;
     border-radius: var(--_radius);
     border: 1px solid var(--_border);
     background: var(--_bg);
@@ -77,8 +81,21 @@ export const styles = css`
     min-width: 12em;
     padding: 0.75em 1.5em;
   }
-  [part~='button'][aria-busy='true'] {
+  [aria-busy='true'] {
     opacity: 0.7;
+  }
+  /* A finished payment is a state, not a call to action (only the pay button has these). */
+  [data-ended] {
+    background: var(--_surface);
+    color: var(--_muted);
+    border-color: var(--_border);
+    font-weight: 500;
+  }
+  [data-ended='paid'] {
+    color: var(--_success);
+  }
+  [data-ended='paid']::before {
+    content: '✓ ';
   }
   dialog {
     box-sizing: border-box;
@@ -97,61 +114,47 @@ export const styles = css`
   .header {
     display: flex;
     align-items: center;
-    justify-content: space-between;
-    gap: 1em;
-    padding: 1em 1.25em 0.5em;
+    gap: 0.75em;
+    padding: 1em 0.75em 0.75em 1.25em;
+    border-bottom: 1px solid var(--_border);
+    /* Who and how much stay in sight while a long step scrolls. */
+    position: sticky;
+    top: 0;
+    z-index: 1;
+    background: var(--_bg);
+  }
+  [part~='logo'] {
+    width: 40px;
+    height: 40px;
+    border-radius: var(--_radius);
+    object-fit: cover;
+  }
+  .who {
+    flex: 1;
+    min-width: 0;
   }
   h2 {
     margin: 0;
-    font-size: 1.1em;
+    font-size: 0.95em;
+    font-weight: 500;
+    color: var(--_muted);
+    overflow-wrap: anywhere;
   }
-  h3 {
-    margin: 0 0 0.75em;
-    font-size: 1em;
+  [part~='total'] {
+    margin: 0;
+    font-size: 1.5em;
+    font-weight: 700;
   }
   [part~='close'] {
+    align-self: start;
     border: none;
-    padding: 0.25em 0.5em;
-    font-size: 1.4em;
+    padding: 0;
+    font-size: 1.5em;
     line-height: 1;
     background: none;
+    text-align: center;
   }
   [part~='body'] {
-    padding: 0.5em 1.25em 1.25em;
-  }
-  p {
-    margin: 0 0 0.75em;
-  }
-  .muted,
-  small {
-    color: var(--_muted);
-  }
-  .spinner {
-    display: block;
-    width: 2em;
-    height: 2em;
-    margin: 0.5em auto 1em;
-    border: 3px solid var(--_border);
-    border-top-color: var(--_accent);
-    border-radius: 50%;
-    animation: spin 0.9s linear infinite;
-  }
-  @media (prefers-reduced-motion: reduce) {
-    .spinner {
-      animation-duration: 3s;
-    }
-  }
-  @keyframes spin {
-    to {
-      transform: rotate(360deg);
-    }
-  }
-  .sr-only {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-    clip-path: inset(50%);
-    white-space: nowrap;
+    padding: 1em 1.25em 1.25em;
   }
 `
