@@ -70,6 +70,10 @@ function renderCheckout(c: Checkout) {
   widget.setAttribute('session-id', c.paymentSessionId)
   widget.setAttribute('session-token', c.sessionToken)
   widget.setAttribute('api-base', c.apiBase)
+  widget.setAttribute('merchant-name', 'Harbor & Pine')
+  // The widget refuses a session that is not for this order's amount and currency.
+  widget.setAttribute('expected-amount', c.amount)
+  widget.setAttribute('expected-currency', c.currency)
   if (c.relayUrl) widget.setAttribute('relay-url', c.relayUrl)
   if (c.chain) widget.rpcUrls = { [c.chain.id]: c.chain.rpcUrl }
   // A fresh session token from the merchant's server when the service refuses this one.

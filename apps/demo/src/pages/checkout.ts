@@ -67,7 +67,10 @@ export function checkoutPage(options: CheckoutPageOptions): string {
 <paysession-checkout
   session-id="${order.paymentSessionId}"
   session-token="<the token your server got at creation>"
-  api-base="${options.apiBase}"${options.relayUrl ? `\n  relay-url="${options.relayUrl}"` : ''}>
+  api-base="${options.apiBase}"
+  merchant-name="Harbor &amp; Pine"
+  expected-amount="${order.amount}"
+  expected-currency="${order.currency}"${options.relayUrl ? `\n  relay-url="${options.relayUrl}"` : ''}>
 </paysession-checkout>`
   return layout({
     title: 'Checkout',
@@ -92,6 +95,9 @@ ${
         session-id="${order.paymentSessionId}"
         session-token="${order.sessionToken}"
         api-base="${options.apiBase}"
+        merchant-name="Harbor &amp; Pine"
+        expected-amount="${order.amount}"
+        expected-currency="${order.currency}"
         relay-url="${options.relayUrl ?? ''}"
         data-rpc-url="${options.wallet.rpcUrl}"
         data-chain-id="${options.wallet.chainId}"></paysession-checkout>
