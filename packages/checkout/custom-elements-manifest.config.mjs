@@ -1,10 +1,22 @@
 // `cem analyze`: writes custom-elements.json (attributes, properties, methods, events, parts, CSS properties).
 
+import { posix } from 'node:path'
+
 // The manifest names the modules a consumer imports: the shipped `dist/*.js`, not the sources.
 const toShipped = (value) =>
   typeof value === 'string' && /^\/?src\/.+\.[jt]s$/.test(value)
     ? value.replace(/^\/?src\//, 'dist/').replace(/\.ts$/, '.js')
     : value
+// A re-export (`export { x } from '../../i18n/x.js'`) is recorded relative to its module: resolve it.
+const resolveReexports = (module) => {
+  for (const entry of module.exports ?? []) {
+    const target = entry.declaration?.module
+    if (typeof target === 'string' && target.startsWith('.'))
+      entry.declaration.module = posix
+        .join(posix.dirname(module.path), target)
+        .replace(/\.js$/, '.ts')
+  }
+}
 const rewritePaths = (node) => {
   if (Array.isArray(node)) return node.forEach(rewritePaths)
   if (!node || typeof node !== 'object') return
@@ -31,6 +43,7 @@ export default {
             if (declaration.attributes)
               declaration.attributes = declaration.attributes.filter((a) => !a.name.startsWith('_'))
           }
+        customElementsManifest.modules.forEach(resolveReexports)
         rewritePaths(customElementsManifest)
       },
     },
