@@ -28,11 +28,18 @@ let gaslessView: typeof import('../../gasless/gasless.js') | undefined
  * then re-rendered. Returns them once loaded.
  */
 function loadManual(host: CheckoutHost) {
-  if (!manualView)
+  if (!manualView) {
     void import('./checkout.manual.js').then((view) => {
       manualView = view
       host.requestUpdate()
     })
+    return undefined
+  }
+  // The view's styles join each element's shadow root the first time that element shows it.
+  const root = (host as unknown as { renderRoot: ShadowRoot }).renderRoot
+  const sheet = manualView.manualStyles.styleSheet
+  if (sheet && !root.adoptedStyleSheets.includes(sheet))
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet]
   return manualView
 }
 /** The gasless button's code: loaded only when the merchant set `relay-url` and a token allows it. */
