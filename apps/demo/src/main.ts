@@ -44,6 +44,8 @@ const demo = await startDemo({
     webhookSecret: env.PAYSESSION_WEBHOOK_SECRET || undefined,
     fundingWindowSeconds,
     tokenTtlSeconds,
+    // `strict`: a service that does only what the spec promises; the shop works with either.
+    profile: (env.PAYSESSION_PROFILE || undefined) as 'default' | 'strict' | undefined,
     // The sandbox posts to the demo's own /webhooks; PAYSESSION_WEBHOOK_URL gets them forwarded.
     quiet: true,
   },
@@ -72,7 +74,7 @@ const lines = [
     ? '  SPA checkout      not built (it needs the @paysession/checkout build: npm run setup)'
     : `  SPA checkout      ${shown}/spa/<session id> (pick "SPA" in the shop)`,
   '',
-  `  Sandbox API       ${sb.apiUrl}   key ${sb.apiKey}`,
+  `  Sandbox API       ${sb.apiUrl}   key ${sb.apiKey}${sb.profile === 'strict' ? '   (strict profile)' : ''}`,
   `  Chain RPC         ${sb.rpcUrl}   chain id ${sb.chainId}`,
   `  Webhooks          ${demo.url}/webhooks, verified with the sandbox's secret`,
   ...(forwardTo
