@@ -52,13 +52,9 @@ const demo = await startDemo({
   forwardWebhooksTo: forwardTo,
   hosts: (env.PAYSESSION_DEMO_HOSTS ?? '').split(',').filter(Boolean),
 }).catch((error: unknown) => {
+  // A taken port is a PortInUseError: its sentence names the port and the variable to set.
   const text = error instanceof Error ? error.message : String(error)
   console.error(`The demo could not start: ${text}`)
-  if (/EADDRINUSE/.test(text)) {
-    console.error(
-      'A port is taken. Set PAYSESSION_DEMO_PORT, PAYSESSION_PORT or PAYSESSION_CHAIN_PORT to free ones.',
-    )
-  }
   process.exit(1)
 })
 

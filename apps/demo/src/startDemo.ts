@@ -2,7 +2,13 @@ import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Sandbox, type SandboxOptions, startSandbox } from '@paysession/sandbox'
+import {
+  isAddressInUse,
+  PortInUseError,
+  type Sandbox,
+  type SandboxOptions,
+  startSandbox,
+} from '@paysession/sandbox'
 import { createPaySessionClient } from '@paysession/server'
 import { createRelayHandler } from '@paysession/server/relay'
 import { createBalanceReader } from './server/balances.js'
@@ -115,13 +121,19 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         spa: join(appRoot, 'dist', 'spa'),
       },
     })
+    const port = options.port ?? 3000
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(options.port ?? 3000, '127.0.0.1', () => resolve())
+      server.once('error', (error) =>
+        reject(
+          isAddressInUse(error)
+            ? new PortInUseError(port, 'the demo shop', 'PAYSESSION_DEMO_PORT', { cause: error })
+            : error,
+        ),
+      )
+      server.listen(port, '127.0.0.1', () => resolve())
     })
-    const { port } = server.address() as AddressInfo
-    const url = `http://127.0.0.1:${port}`
-    webhookUrl = `http://127.0.0.1:${port}/webhooks`
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    webhookUrl = `${url}/webhooks`
     sandbox.setWebhookUrl(webhookUrl)
     return {
       url,
