@@ -10,7 +10,7 @@ import {
   startSandbox,
 } from '@paysession/sandbox'
 import { createPaySessionClient } from '@paysession/server'
-import { createRelayHandler } from '@paysession/server/relay'
+import { createFileRelayStore, createRelayHandler } from '@paysession/server/relay'
 import { createBalanceReader } from './server/balances.js'
 import { createDemoServer } from './server/createDemoServer.js'
 import { createOrderStore } from './server/orders.js'
@@ -94,6 +94,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       // The merchant's relayer for gasless payments: the sandbox's funded relayer account.
       relay: createRelayHandler({
         client,
+        // Read with the order's token (the spec's credential), and kept across restarts.
+        sessionTokenOf: (id) => orders.get(id)?.sessionToken,
+        ...(dataDir ? { store: createFileRelayStore(join(dataDir, 'demo-relay.json')) } : {}),
         relayer: sandbox.relayer.privateKey,
         networks: {
           [sandbox.network]: {
