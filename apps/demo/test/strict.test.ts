@@ -1,4 +1,6 @@
 import { createPaySessionClient } from '@paysession/server'
+import { createPublicClient, http, parseUnits, toHex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOrderStore } from '../src/server/orders.ts'
 import { createSessionReader } from '../src/server/sessions.ts'
@@ -30,6 +32,7 @@ afterAll(async () => {
   })
 })
 
+const chain = () => createPublicClient({ transport: http(demo.sandbox.rpcUrl) })
 const get = (path: string) => fetch(`${demo.url}${path}`, { redirect: 'manual' })
 const post = (path: string, form: Record<string, string>) =>
   fetch(`${demo.url}${path}`, {
@@ -117,6 +120,60 @@ describe('the demo against the strict profile', () => {
     const done = await (await get(`/orders/${id}`)).text()
     expect(done).toContain('data-status="SUCCEEDED">Complete<')
     expect(done).toContain('3.00 USDC refunded')
+  })
+
+  it('gasless: the relay reads the session with the order’s token, and submits', async () => {
+    const id = await buy('notebook')
+    const page = await (await get(`/checkout/${id}`)).text()
+    const sessionToken = /session-token="(pst_[0-9a-f]+)"/.exec(page)![1]!
+    const client = createPaySessionClient({
+      apiBase: demo.sandbox.apiUrl,
+      apiKey: demo.sandbox.apiKey,
+    })
+    const otw = (await client.getSession(id, { sessionToken })).oneTimeWalletAddress!
+    const payer = privateKeyToAccount(demo.sandbox.customers[2]!.privateKey)
+    const message = {
+      from: payer.address,
+      to: otw as `0x${string}`,
+      value: parseUnits('12', 6),
+      validAfter: 0n,
+      validBefore: (await chain().getBlock()).timestamp + 600n,
+      nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+    }
+    const signature = await payer.signTypedData({
+      domain: {
+        name: 'USD Coin (test)',
+        version: '2',
+        chainId: demo.sandbox.chainId,
+        verifyingContract: demo.sandbox.tokens.USDC.address,
+      },
+      types: {
+        TransferWithAuthorization: [
+          { name: 'from', type: 'address' },
+          { name: 'to', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'validAfter', type: 'uint256' },
+          { name: 'validBefore', type: 'uint256' },
+          { name: 'nonce', type: 'bytes32' },
+        ],
+      },
+      primaryType: 'TransferWithAuthorization',
+      message,
+    })
+    const relayed = await fetch(`${demo.url}/relay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        paymentSessionId: id,
+        token: 'USDC',
+        authorization: Object.fromEntries(
+          Object.entries(message).map(([key, value]) => [key, String(value)]),
+        ),
+        signature,
+      }),
+    })
+    expect(relayed.status).toBe(200)
+    await waitFor(async () => (await (await get(`/orders/${id}/live`)).json()).status === 'FUNDED')
   })
 
   it('an expired token is renewed where the service can; where not, the status is said unknown', async () => {
