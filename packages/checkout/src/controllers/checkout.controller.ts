@@ -12,7 +12,7 @@ import {
   type Registry,
   type StablecoinInfo,
 } from '@paysession/core'
-import type { Config as WagmiConfig } from '@wagmi/core'
+import type { CreateConnectorFn, Config as WagmiConfig } from '@wagmi/core'
 import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { PaySessionErrorEvent } from '../events/error.js'
 import { PaySessionFundingSentEvent } from '../events/funding-sent.js'
@@ -22,6 +22,7 @@ import { PaySessionStatusChangeEvent } from '../events/status-change.js'
 import { PaySessionStepChangeEvent } from '../events/step-change.js'
 import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
 import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
+import { type WalletConnectModule, walletConnectLoader } from '../walletconnect/loader.js'
 
 const paidSteps = ['paid', 'completed']
 
@@ -35,6 +36,8 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
   readonly sessionToken: string | undefined
   readonly apiBase: string | undefined
   readonly relayUrl: string | undefined
+  readonly walletConnectProjectId: string | undefined
+  readonly walletConnectRelayUrl: string | undefined
   readonly expectedAmount: string | undefined
   readonly expectedCurrency: string | undefined
   readonly wagmiConfig: WagmiConfig | undefined
@@ -70,7 +73,16 @@ export class CheckoutController implements ReactiveController {
   manualToken: string | undefined
   /** UI-only: the error showing when the dialog closed, not shown again on reopening. */
   dismissed: PaySessionError | undefined
+  /** The WalletConnect code, once loaded for a checkout with a project id. */
+  walletConnect: WalletConnectModule | undefined
+  /** The WalletConnect pairing URI while connecting, shown as a QR code for a phone to scan. */
+  pairingUri: string | undefined
   private unsubscribe: (() => void) | undefined
+  private unwatchPairing: (() => void) | undefined
+  /** Bumped by every stop: a start still loading WalletConnect's code then gives up. */
+  private generation = 0
+  /** The generation whose start waits for WalletConnect's code. */
+  private loadingFor: number | undefined
   private paidFired = false
   /** Re-renders every second while a countdown (`retryAt`) is shown. */
   private ticking: ReturnType<typeof setInterval> | undefined
@@ -98,6 +110,44 @@ export class CheckoutController implements ReactiveController {
 
   private start() {
     const { sessionId, sessionToken, apiBase } = this.host
+    if (
+      this.checkout ||
+      this.loadingFor === this.generation ||
+      !sessionId ||
+      !sessionToken ||
+      !apiBase
+    )
+      return
+    const projectId = this.host.walletConnectProjectId
+    const load = projectId ? walletConnectLoader() : undefined
+    if (projectId && !load)
+      console.warn(
+        'paysession-checkout: this build has no WalletConnect (wallet-connect-project-id). Use the chunked script-tag build, or import "@paysession/checkout/walletconnect" once.',
+      )
+    if (!projectId || !load) return this.begin([])
+    const generation = this.generation
+    this.loadingFor = generation
+    // A chunk that cannot load leaves the other wallets and the manual payment.
+    load()
+      .then(
+        (module) => {
+          this.walletConnect = module
+          const relayUrl = this.host.walletConnectRelayUrl
+          return [module.walletConnectConnector({ projectId, relayUrl })]
+        },
+        (error) => {
+          console.warn('paysession-checkout: WalletConnect could not load', error)
+          return []
+        },
+      )
+      .then((connectors) => {
+        if (this.loadingFor === generation) this.loadingFor = undefined
+        if (generation === this.generation) this.begin(connectors)
+      })
+  }
+
+  private begin(connectors: CreateConnectorFn[]) {
+    const { sessionId, sessionToken, apiBase } = this.host
     if (this.checkout || !sessionId || !sessionToken || !apiBase) return
     const h = this.host
     let registry = h.registry ?? createRegistry({ localRpcUrl: h.rpcUrls?.[31337] })
@@ -113,6 +163,7 @@ export class CheckoutController implements ReactiveController {
         ...(h.wagmiConfig ? { wagmiConfig: h.wagmiConfig } : {}),
         ...(h.fetch ? { fetch: h.fetch } : {}),
         ...(h.rpcUrls ? { rpcUrls: h.rpcUrls } : {}),
+        connectors,
       })
     } catch (error) {
       // The page's settings (an insecure api-base): show it as the checkout's end, not a crash.
@@ -138,10 +189,28 @@ export class CheckoutController implements ReactiveController {
       relayUrl: h.relayUrl,
     })
     this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
+    this.unwatchPairing = this.watchPairing()
     this.onState(this.checkout.getState())
   }
 
+  /** Keeps the pairing URI a WalletConnect connector (ours or the page's) announces. */
+  private watchPairing() {
+    const connector = this.config?.wagmiConfig.connectors.find((c) => c.type === 'walletConnect')
+    if (!connector) return undefined
+    const onMessage = ({ type, data }: { type: string; data?: unknown }) => {
+      if (type !== 'display_uri' || typeof data !== 'string') return
+      this.pairingUri = data
+      this.host.requestUpdate()
+    }
+    connector.emitter.on('message', onMessage)
+    return () => connector.emitter.off('message', onMessage)
+  }
+
   private stop() {
+    this.generation++
+    this.unwatchPairing?.()
+    this.unwatchPairing = undefined
+    this.pairingUri = undefined
     clearInterval(this.ticking)
     this.ticking = undefined
     this.unsubscribe?.()
@@ -163,6 +232,7 @@ export class CheckoutController implements ReactiveController {
     }
     if (next.step !== previous?.step) {
       this.pickingWallet = false
+      if (next.step !== 'connecting') this.pairingUri = undefined
       fire(new PaySessionStepChangeEvent({ step: next.step, previousStep: previous?.step }))
     }
     const status = next.session?.status

@@ -93,6 +93,8 @@ export class PaySessionCheckout extends LitElement {
     expectedAmount: { attribute: 'expected-amount' },
     expectedCurrency: { attribute: 'expected-currency' },
     relayUrl: { attribute: 'relay-url' },
+    walletConnectProjectId: { attribute: 'wallet-connect-project-id' },
+    walletConnectRelayUrl: { attribute: 'wallet-connect-relay-url' },
     locale: {},
     merchantName: { attribute: 'merchant-name' },
     merchantLogo: { attribute: 'merchant-logo' },
@@ -127,6 +129,15 @@ export class PaySessionCheckout extends LitElement {
    * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
    */
   declare relayUrl: string | undefined
+  /**
+   * Your WalletConnect (Reown) project id (`wallet-connect-project-id`): the checkout then offers
+   * WalletConnect, its pairing shown as a QR code. Its code loads only then: the chunked
+   * script-tag build has it; on npm, `import '@paysession/checkout/walletconnect'` once. The
+   * single-file build has no WalletConnect.
+   */
+  declare walletConnectProjectId: string | undefined
+  /** The WalletConnect relay (`wallet-connect-relay-url`). Default: WalletConnect's own. */
+  declare walletConnectRelayUrl: string | undefined
   /**
    * BCP 47 locale: `en`, `de`, `es`, `fr`, `it`, `ja`, `ko`, `nl`, `pt-BR`, `zh-CN` (others fall
    * back to English). Defaults to the page's `lang`, then the browser's.
@@ -278,6 +289,8 @@ export class PaySessionCheckout extends LitElement {
       this.apiBase,
       this.expectedAmount,
       this.expectedCurrency,
+      this.walletConnectProjectId,
+      this.walletConnectRelayUrl,
     ].join('|')
     if (key !== this._previewKey && this.sessionId && this.sessionToken && this.apiBase) {
       this._previewKey = key

@@ -1,0 +1,77 @@
+import { createRequire } from 'node:module'
+import { expect, test } from '@playwright/test'
+import { PNG } from 'pngjs'
+import type { Hex } from 'viem'
+import {
+  createSession,
+  dialog,
+  env,
+  expectAxeClean,
+  openPage,
+  payButton,
+  transfersTo,
+  waitForStatus,
+  waitForStep,
+} from './support.js'
+import { startWalletConnectWallet } from './walletconnect/wallet.js'
+
+// Both real ends of WalletConnect, offline: wagmi's connector in the page (the script-tag build's
+// walletconnect.js) and a wallet on the WalletConnect wallet SDK in this process, meeting on the
+// local relay global-setup.ts starts (test/walletconnect/relay.ts). The wallet signs with a test
+// customer's key and sends to the sandbox's anvil; the sandbox sees the session paid over HTTP.
+
+// jsQR is CommonJS with its types written as an ES default export.
+const jsQR: typeof import('jsqr').default = createRequire(import.meta.url)('jsqr')
+const customers = JSON.parse(process.env.SANDBOX_CUSTOMERS!) as { address: Hex; privateKey: Hex }[]
+const relayUrl = process.env.WALLETCONNECT_RELAY_URL!
+
+test('WalletConnect: a phone wallet scans the QR code, connects through the relay and pays once', async ({
+  page,
+}) => {
+  // WalletConnect's domain verification is unreachable here: fail it at once, as offline.
+  await page.route('https://verify.walletconnect.org/**', (route) => route.abort())
+  const wallet = await startWalletConnectWallet({
+    relayUrl,
+    rpcUrl: env.rpc,
+    chainId: 31337,
+    // Customer 1: customer 0 is the injected test wallet of the other specs.
+    privateKey: customers[1]!.privateKey,
+  })
+  try {
+    const session = await createSession('10.00', 'USD')
+    const { errors } = await openPage(page, session, {
+      wallet: false,
+      attributes: {
+        'wallet-connect-project-id': 'test-project',
+        'wallet-connect-relay-url': relayUrl,
+      },
+    })
+    await payButton(page).click()
+    await waitForStep(page, 'chooseWallet')
+    await dialog(page).getByRole('button', { name: 'WalletConnect' }).click()
+
+    // The pairing QR code, scanned from the screen as a phone would.
+    const qr = dialog(page).getByRole('img', { name: 'WalletConnect QR code' })
+    await expect(qr).toBeVisible()
+    await expectAxeClean(page)
+    const png = PNG.sync.read(await qr.screenshot())
+    const scanned = jsQR(new Uint8ClampedArray(png.data), png.width, png.height)
+    expect(scanned?.data).toMatch(/^wc:[0-9a-f]{64}@2\?/)
+    await wallet.pair(scanned!.data)
+
+    await waitForStep(page, 'chooseToken')
+    await dialog(page).getByRole('button', { name: /USDC/ }).click()
+    await waitForStep(page, 'review')
+    await dialog(page).getByRole('button', { name: /^Pay / }).click()
+    await waitForStep(page, 'paid')
+    await expect(dialog(page).getByRole('heading', { name: 'Payment received' })).toBeVisible()
+
+    await waitForStatus(session, ['FUNDED'])
+    expect(wallet.sent).toHaveLength(1)
+    expect(await transfersTo(session)).toBe(1)
+    expect(wallet.requests.filter((m) => m === 'eth_sendTransaction')).toHaveLength(1)
+    expect(errors).toEqual([])
+  } finally {
+    await wallet.close()
+  }
+})
