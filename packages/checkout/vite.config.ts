@@ -57,11 +57,15 @@ const walletConnect = (mode: string): Plugin => ({
   enforce: 'pre',
   resolveId(source, importer) {
     if (source === '@reown/appkit/core') return '\0appkit-left-out'
+    // Nor does the single file need the pairing QR code's view and its ten languages.
+    if (mode === 'single-file' && /[\\/]walletconnect[\\/]pairing\.js$/.test(source))
+      return '\0pairing-left-out'
     if (mode !== 'production' || importer?.endsWith('loader.cdn.ts')) return
     if (/[\\/]walletconnect[\\/]loader\.js$/.test(source))
       return fileURLToPath(new URL('./src/walletconnect/loader.cdn.ts', import.meta.url))
   },
   load(id) {
+    if (id === '\0pairing-left-out') return 'export function pairing() {}'
     if (id === '\0appkit-left-out')
       return "export function createAppKit() { throw new Error('AppKit is not in this build') }"
   },

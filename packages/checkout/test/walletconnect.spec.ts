@@ -30,6 +30,8 @@ test('WalletConnect: a phone wallet scans the QR code, connects through the rela
 }) => {
   // WalletConnect's domain verification is unreachable here: fail it at once, as offline.
   await page.route('https://verify.walletconnect.org/**', (route) => route.abort())
+  const hosts = new Set<string>()
+  page.on('request', (request) => hosts.add(new URL(request.url()).host))
   const wallet = await startWalletConnectWallet({
     relayUrl,
     rpcUrl: env.rpc,
@@ -70,8 +72,27 @@ test('WalletConnect: a phone wallet scans the QR code, connects through the rela
     expect(wallet.sent).toHaveLength(1)
     expect(await transfersTo(session)).toBe(1)
     expect(wallet.requests.filter((m) => m === 'eth_sendTransaction')).toHaveLength(1)
+    // The page reached only this machine (pages, sandbox, anvil, the relay) and the verify host.
+    const elsewhere = [...hosts].filter((host) => !host.startsWith('127.0.0.1:'))
+    expect(elsewhere.filter((host) => host !== 'verify.walletconnect.org')).toEqual([])
     expect(errors).toEqual([])
   } finally {
     await wallet.close()
   }
+})
+
+test('WalletConnect: without a project id the checkout offers none and never fetches walletconnect.js', async ({
+  page,
+}) => {
+  const fetched: string[] = []
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname))
+  const session = await createSession('10.00', 'USD')
+  const { errors } = await openPage(page, session)
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await expect(dialog(page).getByRole('button', { name: 'Test Wallet' })).toBeVisible()
+  await expect(dialog(page).getByRole('button', { name: 'WalletConnect' })).toHaveCount(0)
+  expect(fetched.some((path) => path.includes('/dist/cdn/'))).toBe(true)
+  expect(fetched.filter((path) => path.endsWith('/walletconnect.js'))).toEqual([])
+  expect(errors).toEqual([])
 })

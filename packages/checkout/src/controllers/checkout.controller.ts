@@ -22,7 +22,7 @@ import { PaySessionStatusChangeEvent } from '../events/status-change.js'
 import { PaySessionStepChangeEvent } from '../events/step-change.js'
 import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
 import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
-import { type WalletConnectModule, walletConnectLoader } from '../walletconnect/loader.js'
+import { walletConnectLoader } from '../walletconnect/loader.js'
 
 const paidSteps = ['paid', 'completed']
 
@@ -73,8 +73,6 @@ export class CheckoutController implements ReactiveController {
   manualToken: string | undefined
   /** UI-only: the error showing when the dialog closed, not shown again on reopening. */
   dismissed: PaySessionError | undefined
-  /** The WalletConnect code, once loaded for a checkout with a project id. */
-  walletConnect: WalletConnectModule | undefined
   /** The WalletConnect pairing URI while connecting, shown as a QR code for a phone to scan. */
   pairingUri: string | undefined
   private unsubscribe: (() => void) | undefined
@@ -120,23 +118,19 @@ export class CheckoutController implements ReactiveController {
       return
     const projectId = this.host.walletConnectProjectId
     const load = projectId ? walletConnectLoader() : undefined
-    if (projectId && !load)
-      console.warn(
-        'paysession-checkout: this build has no WalletConnect (wallet-connect-project-id). Use the chunked script-tag build, or import "@paysession/checkout/walletconnect" once.',
-      )
+    // The single-file build, or npm without `import '@paysession/checkout/walletconnect'`.
+    if (projectId && !load) console.warn('paysession-checkout: no WalletConnect in this build')
     if (!projectId || !load) return this.begin([])
     const generation = this.generation
     this.loadingFor = generation
     // A chunk that cannot load leaves the other wallets and the manual payment.
     load()
       .then(
-        (module) => {
-          this.walletConnect = module
-          const relayUrl = this.host.walletConnectRelayUrl
-          return [module.walletConnectConnector({ projectId, relayUrl })]
-        },
+        (module) => [
+          module.walletConnectConnector({ projectId, relayUrl: this.host.walletConnectRelayUrl }),
+        ],
         (error) => {
-          console.warn('paysession-checkout: WalletConnect could not load', error)
+          console.warn('paysession-checkout: WalletConnect did not load', error)
           return []
         },
       )
