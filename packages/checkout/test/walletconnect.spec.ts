@@ -55,7 +55,13 @@ test('WalletConnect: a phone wallet scans the QR code, connects through the rela
     // The pairing QR code, scanned from the screen as a phone would.
     const qr = dialog(page).getByRole('img', { name: 'WalletConnect QR code' })
     await expect(qr).toBeVisible()
+    await expect(dialog(page).getByRole('button', { name: 'Copy link' })).toBeFocused()
     await expectAxeClean(page)
+    // Nothing is sent while no phone has scanned: the customer may close and come back to it.
+    await page.keyboard.press('Escape')
+    await expect(dialog(page)).toBeHidden()
+    await payButton(page).click()
+    await expect(qr).toBeVisible()
     const png = PNG.sync.read(await qr.screenshot())
     const scanned = jsQR(new Uint8ClampedArray(png.data), png.width, png.height)
     expect(scanned?.data).toMatch(/^wc:[0-9a-f]{64}@2\?/)

@@ -253,7 +253,8 @@ export class PaySessionCheckout extends LitElement {
 
   /** Whether Escape or the close button may close the dialog now. */
   get closable(): boolean {
-    return !lockedSteps.includes(this.state?.step as CheckoutStep)
+    // WalletConnect's pairing waits for a phone that may never scan it: nothing is sent yet.
+    return !lockedSteps.includes(this.state?.step as CheckoutStep) || !!this.controller?.pairingUri
   }
 
   get _dialog(): HTMLDialogElement | null {
@@ -298,7 +299,7 @@ export class PaySessionCheckout extends LitElement {
       this.controller?.restart()
     }
     const ctl = this.controller
-    const step = `${this.state?.step}:${ctl?.changingToken}:${ctl?.pickingWallet}`
+    const step = `${this.state?.step}:${ctl?.changingToken}:${ctl?.pickingWallet}:${!!ctl?.pairingUri}`
     if (this._dialog?.open && this._engine && step !== this._focusedStep) {
       this._focusedStep = step
       this.focusStep()
