@@ -299,7 +299,9 @@ export class PaySessionCheckout extends LitElement {
       this.controller?.restart()
     }
     const ctl = this.controller
-    const step = `${this.state?.step}:${ctl?.changingToken}:${ctl?.pickingWallet}:${!!ctl?.pairingUri}`
+    // WalletConnect's pairing QR code shows once its view's chunk has loaded: focus moves then.
+    const pairing = !!ctl?.pairingUri && !!this.renderRoot.querySelector('[part~="qr"]')
+    const step = `${this.state?.step}:${ctl?.changingToken}:${ctl?.pickingWallet}:${pairing}`
     if (this._dialog?.open && this._engine && step !== this._focusedStep) {
       this._focusedStep = step
       this.focusStep()
