@@ -48,7 +48,7 @@ const strings: Record<string, { pay: string; hint: string }> = {
 }
 
 /** "Pay without network fees", the main action when the wallet holds no coin for gas. */
-export function gaslessButton(ctl: CheckoutController, locale: string): TemplateResult {
+export function gaslessButton(ctl: Readonly<CheckoutController>, locale: string): TemplateResult {
   const t = strings[locale.toLowerCase().split('-')[0]!] ?? strings.en!
   const primary = ctl.state?.gasWarning
   return html`<button
@@ -56,7 +56,7 @@ export function gaslessButton(ctl: CheckoutController, locale: string): Template
       part="gasless"
       type="button"
       ?data-autofocus=${primary}
-      @click=${() => ctl.checkout?.pay({ gasless: true })}
+      @click=${() => ctl.pay({ gasless: true })}
     >
       ${t.pay}
     </button>

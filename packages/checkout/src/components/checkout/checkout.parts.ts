@@ -10,7 +10,10 @@ import { formatTokenAmount } from '../../i18n/localize.js'
 
 export type T = Catalog & ButtonStrings
 
-export type View = { host: CheckoutHost; ctl: CheckoutController; state: CheckoutState; t: T }
+/** The controller as views see it: they read its fields and call its methods, never assign. */
+export type Controller = Readonly<CheckoutController>
+
+export type View = { host: CheckoutHost; ctl: Controller; state: CheckoutState; t: T }
 
 export const errorText = (error: PaySessionError, t: T) =>
   t.errors[error.code] ?? error.shortMessage
@@ -18,7 +21,7 @@ export const errorText = (error: PaySessionError, t: T) =>
 // Steps where an error is about an earlier attempt: once seen and the dialog closed, it goes.
 export const retryableSteps: CheckoutState['step'][] = ['chooseWallet', 'chooseToken', 'review']
 
-export const shown = (state: CheckoutState, ctl?: CheckoutController) =>
+export const shown = (state: CheckoutState, ctl?: Controller) =>
   state.error && !(state.error === ctl?.dismissed && retryableSteps.includes(state.step))
 
 // A decline in the wallet is the customer's own choice and an expiry an end, not a fault: said
@@ -47,11 +50,7 @@ export function copyButton(view: View, text: string) {
     class="copy"
     type="button"
     aria-label=${copied ? t.copied : t.copyAddress}
-    @click=${async () => {
-      await navigator.clipboard?.writeText(text).catch(() => {})
-      ctl.copied = text
-      view.host.requestUpdate()
-    }}
+    @click=${() => ctl.copy(text)}
   >
     ${copied ? `✓ ${t.copied}` : t.copyAddress}
   </button>`
