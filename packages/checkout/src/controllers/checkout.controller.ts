@@ -52,7 +52,7 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
     | ((sessionId: string) => Promise<string | undefined> | string | undefined)
     | undefined
   readonly resolvedLocale: string
-  /** The button's read: shown core's session when its own read was refused. */
+  /** The button's read, handed the session core read when its own read was refused. */
   readonly preview: Pick<PreviewController, 'adopt'>
   close(): void
   /** A lazily loaded view's styles join the element's shadow root. */
