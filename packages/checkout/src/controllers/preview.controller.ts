@@ -22,17 +22,17 @@ export interface PreviewHost extends ReactiveControllerHost, EventTarget {
 }
 
 /**
- * What the pay button says. `ended` ones are drawn quietly, not as a call to action; `untracked`
- * (a refused token) says nothing about the payment: the dialog tells what is known.
+ * What the pay button says: its word in the catalog (`pay` takes the amount). A refused token
+ * (`untrackedButton`) says nothing about the payment: the dialog tells what is known.
  */
 export type ButtonStatus =
-  | 'loading'
+  | 'payLoading'
   | 'pay'
   | 'inProgress'
   | 'paid'
-  | 'expired'
+  | 'expiredButton'
   | 'unavailable'
-  | 'untracked'
+  | 'untrackedButton'
 
 /**
  * The button's own view of the session, in the first file (no wallet code): one light read with
@@ -85,20 +85,20 @@ export class PreviewController implements ReactiveController {
   status(state?: CheckoutState): ButtonStatus {
     const session = state?.session ?? this.session
     const step = state?.step
-    if (step === 'untracked') return 'untracked'
+    if (step === 'untracked') return 'untrackedButton'
     if (step === 'paid' || (session && isPaidStatus(session.status))) return 'paid'
     if (!session) {
-      if (step === 'expired') return 'expired'
-      return this.error || step === 'failed' ? 'unavailable' : 'loading'
+      if (step === 'expired') return 'expiredButton'
+      return this.error || step === 'failed' ? 'unavailable' : 'payLoading'
     }
-    if (session.status === 'CANCELED' || step === 'expired') return 'expired'
+    if (session.status === 'CANCELED' || step === 'expired') return 'expiredButton'
     const inFlight = step
       ? isInFlight(step)
       : this.started || Boolean(session.userSubmittedTransactionHash)
     if (inFlight) return 'inProgress'
     // Not this order's payment (the dialog's code checks, once loaded): never invite to pay it.
     if (state?.error?.code === 'SESSION_MISMATCH') return 'unavailable'
-    return this.total(state) ? 'pay' : 'loading'
+    return this.total(state) ? 'pay' : 'payLoading'
   }
 
   private async read(

@@ -7,7 +7,7 @@ import type {
 } from '@paysession/core'
 import type { Config as WagmiConfig } from '@wagmi/core'
 import { type CSSResult, html, LitElement, nothing } from 'lit'
-import { PreviewController } from '../../controllers/preview.controller.js'
+import { type ButtonStatus, PreviewController } from '../../controllers/preview.controller.js'
 import { PaySessionCloseEvent } from '../../events/close.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
 import { type ButtonStrings, button } from '../../i18n/button.js'
@@ -279,22 +279,6 @@ export class PaySessionCheckout extends LitElement {
     target?.focus()
   }
 
-  // `ended`: a finished state drawn quietly, not as a call to action.
-  private _buttonLabel(t: ButtonStrings): { label: string; busy?: boolean; ended?: string } {
-    const status = this.preview.status(this.state)
-    if (status === 'pay')
-      return { label: format(t.pay, { amount: this.preview.total(this.state)! }) }
-    if (status === 'loading') return { label: t.payLoading, busy: true }
-    const [label, ended] = {
-      untracked: [t.untrackedButton],
-      inProgress: [t.inProgress],
-      paid: [t.paid, 'paid'],
-      expired: [t.expiredButton, 'expired'],
-      unavailable: [t.unavailable, 'failed'],
-    }[status]
-    return { label: label!, ended }
-  }
-
   private _onKeydown(event: KeyboardEvent) {
     if (event.key === 'Escape') {
       event.preventDefault()
@@ -319,8 +303,10 @@ export class PaySessionCheckout extends LitElement {
     const strings = this._strings
     const t = strings ?? button
     // Until this language's words are in (a few ms), the button says nothing rather than English.
-    const { label, busy, ended } = strings ? this._buttonLabel(t) : { label: '…', busy: true }
+    const status = strings ? this.preview.status(this.state) : 'payLoading'
     const total = this.preview.total(this.state)
+    const label = !strings ? '…' : status === 'pay' ? format(t.pay, { amount: total! }) : t[status]
+    const busy = status === 'payLoading'
     const logo = safeImageUrl(this.merchantLogo)
     return html`
       <button
@@ -328,7 +314,7 @@ export class PaySessionCheckout extends LitElement {
         type="button"
         aria-haspopup="dialog"
         aria-busy=${busy ? 'true' : 'false'}
-        data-ended=${ended ?? nothing}
+        data-ended=${endings[status] ?? nothing}
         ?disabled=${busy}
         @click=${() => this.open()}
       >
@@ -378,6 +364,13 @@ export class PaySessionCheckout extends LitElement {
       </dialog>
     `
   }
+}
+
+// A finished state is drawn quietly, not as a call to action.
+const endings: Partial<Record<ButtonStatus, string>> = {
+  paid: 'paid',
+  expiredButton: 'expired',
+  unavailable: 'failed',
 }
 
 // Only a web image, an inline one or a path: never `javascript:` or another scheme.
