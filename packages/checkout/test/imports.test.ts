@@ -120,9 +120,9 @@ export function layerViolations(path: string, text: string): string[] {
   }
   if (inViews) {
     const assignment =
-      /\b(ctl|controller|host)\??\.([\w$]+)\s*(\+\+|--|(?:[-+*/%&|^]|\?\?|&&|\|\|)?=(?!=))/g
+      /\b(ctl|controller|host|preview)\??\.([\w$]+)\s*(\+\+|--|(?:[-+*/%&|^]|\?\?|&&|\|\|)?=(?!=))/g
     for (const match of text.matchAll(assignment))
-      found.push(`${path}: assigns ${match[1]}.${match[2]} (call a controller method instead)`)
+      found.push(`${path}: assigns ${match[1]}.${match[2]} (call a controller's method instead)`)
     for (const match of text.matchAll(/\b(ctl|controller)\??\.(checkout|config)\b/g))
       found.push(`${path}: reaches ${match[1]}.${match[2]}, core's side of the controller`)
   }
@@ -143,6 +143,7 @@ test('the layer check finds each kind of violation', () => {
   expect(layerViolations(view, '() => { ctl.pickingWallet = true }')).toHaveLength(1)
   expect(layerViolations(view, '() => { ctl?.copied ??= text }')).toHaveLength(1)
   expect(layerViolations(view, 'host._preview = session')).toHaveLength(1)
+  expect(layerViolations(view, 'this.preview.session = undefined')).toHaveLength(1)
   expect(layerViolations(view, 'if (ctl.pickingWallet === true) ctl.pickWallet()')).toEqual([])
   expect(layerViolations(view, '() => ctl.checkout?.pay()')).toHaveLength(1)
   expect(layerViolations(view, 'resolveSessionAssets(ctl.config!.registry, session)')).toHaveLength(

@@ -157,7 +157,7 @@ export class PaySessionCheckout extends LitElement {
   /** @internal */
   declare _engine: Engine | undefined
   /** @internal The button's session read and what the button says (the first file's, no wallet code). */
-  readonly preview = new PreviewController(this)
+  readonly preview: Readonly<PreviewController> = new PreviewController(this)
   /** The checkout controller, once the dialog code has loaded. */
   controller: Controller | undefined
   private _returnFocus: HTMLElement | null = null
