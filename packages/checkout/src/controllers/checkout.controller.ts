@@ -26,6 +26,10 @@ import { eip681Transfer } from '../qr/eip681.js'
 import type { PreviewController } from './preview.controller.js'
 
 const paidSteps = ['paid', 'completed']
+// Closing while the wallet prompt is open or the hash is being reported would hide what is happening.
+const lockedSteps = ['connecting', 'confirmInWallet', 'submitted']
+// Steps that offer the payment (again): an error seen before is about an earlier attempt there.
+const offerSteps = ['chooseWallet', 'chooseToken', 'review']
 
 const settings = (h: CheckoutHost) =>
   [h.sessionId, h.sessionToken, h.apiBase, h.expectedAmount, h.expectedCurrency].join('|')
@@ -78,8 +82,8 @@ export class CheckoutController implements ReactiveController {
   pickingWallet = false
   /** UI-only: the stablecoin the manual step shows (the session's default until one is picked). */
   manualToken: string | undefined
-  /** UI-only: the error showing when the dialog closed, not shown again on reopening. */
-  dismissed: PaySessionError | undefined
+  /** The error showing when the dialog closed, not shown again on reopening. */
+  private dismissed: PaySessionError | undefined
   private config: PaySessionConfig | undefined
   private checkout: Checkout | undefined
   /** The settings the running checkout started with: another session, token or order restarts. */
@@ -164,6 +168,20 @@ export class CheckoutController implements ReactiveController {
     await navigator.clipboard?.writeText(text).catch(() => {})
     this.copied = text
     this.host.requestUpdate()
+  }
+
+  /**
+   * The error to show: the state's, unless the customer saw it before closing the dialog and is
+   * back on a step that offers the payment again (it was about an earlier attempt).
+   */
+  get error(): PaySessionError | undefined {
+    const error = this.state?.error
+    if (error && !(error === this.dismissed && offerSteps.includes(this.state!.step))) return error
+  }
+
+  /** Whether the dialog may close now (Escape, the close button). */
+  get closable(): boolean {
+    return !lockedSteps.includes(this.state?.step as string)
   }
 
   /** The dialog closed: the error showing now was seen, and is not shown again on reopening. */

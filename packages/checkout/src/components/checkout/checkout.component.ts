@@ -1,10 +1,4 @@
-import type {
-  CheckoutState,
-  CheckoutStep,
-  NetworkInfo,
-  Registry,
-  StablecoinInfo,
-} from '@paysession/core'
+import type { CheckoutState, NetworkInfo, Registry, StablecoinInfo } from '@paysession/core'
 import type { Config as WagmiConfig } from '@wagmi/core'
 import { type CSSResult, html, LitElement, nothing } from 'lit'
 import { type ButtonStatus, PreviewController } from '../../controllers/preview.controller.js'
@@ -23,8 +17,6 @@ export type SessionTokenProvider = (
 /** The checkout controller as the element and its views see it: read its state, call its methods. */
 type Controller = Readonly<InstanceType<Engine['CheckoutController']>>
 
-// Closing while the wallet prompt is open or the hash is being reported would hide what is happening.
-const lockedSteps: CheckoutStep[] = ['connecting', 'confirmInWallet', 'submitted']
 const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])'
 
 /**
@@ -231,7 +223,7 @@ export class PaySessionCheckout extends LitElement {
 
   /** Whether Escape or the close button may close the dialog now. */
   get closable(): boolean {
-    return !lockedSteps.includes(this.state?.step as CheckoutStep)
+    return this.controller?.closable ?? true
   }
 
   get _dialog(): HTMLDialogElement | null {

@@ -9,7 +9,6 @@ import {
   errorBox,
   errorText,
   networkName,
-  shown,
   type T,
   tokenAmount,
   usable,
@@ -51,7 +50,7 @@ function loadGasless(host: CheckoutHost) {
 }
 
 /** The sentence the aria-live region announces for a state. */
-export function announce(state: CheckoutState | undefined, t: T, ctl?: Controller): string {
+export function announce(state: CheckoutState | undefined, t: T, ctl: Controller): string {
   if (!state) return t.loading
   const titles: Partial<Record<CheckoutState['step'], string>> = {
     loading: t.loading,
@@ -77,8 +76,7 @@ export function announce(state: CheckoutState | undefined, t: T, ctl?: Controlle
     untracked: t.untrackedTitle,
   }
   // Untracked says it all; its error (a refused token) is for the page, not the customer.
-  const error =
-    shown(state, ctl) && state.step !== 'untracked' ? ` ${errorText(state.error!, t)}` : ''
+  const error = ctl.error && state.step !== 'untracked' ? ` ${errorText(ctl.error, t)}` : ''
   return (titles[state.step] ?? '') + error
 }
 
