@@ -175,8 +175,9 @@ export class CheckoutController implements ReactiveController {
    * back on a step that offers the payment again (it was about an earlier attempt).
    */
   get error(): PaySessionError | undefined {
-    const error = this.state?.error
-    if (error && !(error === this.dismissed && offerSteps.includes(this.state!.step))) return error
+    const state = this.state
+    const seen = state?.error === this.dismissed && offerSteps.includes(state?.step as string)
+    return seen ? undefined : state?.error
   }
 
   /** Whether the dialog may close now (Escape, the close button). */
