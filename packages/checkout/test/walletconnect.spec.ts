@@ -13,6 +13,7 @@ import {
   waitForStatus,
   waitForStep,
 } from './support.js'
+import { installWallet } from './wallet.js'
 import { startWalletConnectWallet } from './walletconnect/wallet.js'
 
 // Both real ends of WalletConnect, offline: wagmi's connector in the page (the script-tag build's
@@ -101,4 +102,28 @@ test('WalletConnect: without a project id the checkout offers none and never fet
   expect(fetched.some((path) => path.includes('/dist/cdn/'))).toBe(true)
   expect(fetched.filter((path) => path.endsWith('/walletconnect.js'))).toEqual([])
   expect(errors).toEqual([])
+})
+
+test('WalletConnect: the single-file build has none and says so in the console', async ({
+  page,
+}) => {
+  const warnings: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text())
+  })
+  await page.addInitScript(installWallet, { rpcUrl: env.rpc, account: env.customer })
+  const session = await createSession('10.00', 'USD')
+  const query = new URLSearchParams({
+    'session-id': session.paymentSessionId,
+    'session-token': session.paymentSessionToken,
+    'api-base': env.api,
+    rpc: env.rpc,
+    'wallet-connect-project-id': 'test-project',
+  })
+  await page.goto(`${env.page}/test/pages/full.html?${query}`)
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await expect(dialog(page).getByRole('button', { name: 'Test Wallet' })).toBeVisible()
+  await expect(dialog(page).getByRole('button', { name: 'WalletConnect' })).toHaveCount(0)
+  expect(warnings).toContain('paysession-checkout: no WalletConnect in this build')
 })
