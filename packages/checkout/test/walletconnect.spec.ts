@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { expect, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import { PNG } from 'pngjs'
 import type { Hex } from 'viem'
 import {
@@ -26,6 +26,30 @@ const jsQR: typeof import('jsqr').default = createRequire(import.meta.url)('jsqr
 const customers = JSON.parse(process.env.SANDBOX_CUSTOMERS!) as { address: Hex; privateKey: Hex }[]
 const relayUrl = process.env.WALLETCONNECT_RELAY_URL!
 
+/** The pairing QR code on the page, read from a screenshot as a phone's camera would. */
+async function scanQr(page: Page) {
+  const qr = dialog(page).getByRole('img', { name: 'WalletConnect QR code' })
+  await expect(qr).toBeVisible()
+  const png = PNG.sync.read(await qr.screenshot())
+  const scanned = jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data
+  expect(scanned).toMatch(/^wc:[0-9a-f]{64}@2\?/)
+  return scanned!
+}
+
+const startWallet = () =>
+  startWalletConnectWallet({
+    relayUrl,
+    rpcUrl: env.rpc,
+    chainId: 31337,
+    // Customer 1: customer 0 is the injected test wallet of the other specs.
+    privateKey: customers[1]!.privateKey,
+  })
+
+const withWalletConnect = {
+  wallet: false,
+  attributes: { 'wallet-connect-project-id': 'test-project', 'wallet-connect-relay-url': relayUrl },
+}
+
 test('WalletConnect: a phone wallet scans the QR code, connects through the relay and pays once', async ({
   page,
 }) => {
@@ -33,22 +57,10 @@ test('WalletConnect: a phone wallet scans the QR code, connects through the rela
   await page.route('https://verify.walletconnect.org/**', (route) => route.abort())
   const hosts = new Set<string>()
   page.on('request', (request) => hosts.add(new URL(request.url()).host))
-  const wallet = await startWalletConnectWallet({
-    relayUrl,
-    rpcUrl: env.rpc,
-    chainId: 31337,
-    // Customer 1: customer 0 is the injected test wallet of the other specs.
-    privateKey: customers[1]!.privateKey,
-  })
+  const wallet = await startWallet()
   try {
     const session = await createSession('10.00', 'USD')
-    const { errors } = await openPage(page, session, {
-      wallet: false,
-      attributes: {
-        'wallet-connect-project-id': 'test-project',
-        'wallet-connect-relay-url': relayUrl,
-      },
-    })
+    const { errors } = await openPage(page, session, withWalletConnect)
     await payButton(page).click()
     await waitForStep(page, 'chooseWallet')
     await dialog(page).getByRole('button', { name: 'WalletConnect' }).click()
@@ -62,11 +74,7 @@ test('WalletConnect: a phone wallet scans the QR code, connects through the rela
     await page.keyboard.press('Escape')
     await expect(dialog(page)).toBeHidden()
     await payButton(page).click()
-    await expect(qr).toBeVisible()
-    const png = PNG.sync.read(await qr.screenshot())
-    const scanned = jsQR(new Uint8ClampedArray(png.data), png.width, png.height)
-    expect(scanned?.data).toMatch(/^wc:[0-9a-f]{64}@2\?/)
-    await wallet.pair(scanned!.data)
+    await wallet.pair(await scanQr(page))
 
     await waitForStep(page, 'chooseToken')
     await dialog(page).getByRole('button', { name: /USDC/ }).click()
@@ -82,6 +90,36 @@ test('WalletConnect: a phone wallet scans the QR code, connects through the rela
     // The page reached only this machine (pages, sandbox, anvil, the relay) and the verify host.
     const elsewhere = [...hosts].filter((host) => !host.startsWith('127.0.0.1:'))
     expect(elsewhere.filter((host) => host !== 'verify.walletconnect.org')).toEqual([])
+    expect(errors).toEqual([])
+  } finally {
+    await wallet.close()
+  }
+})
+
+test('WalletConnect: declined on the phone, said plainly; scanning a new code connects', async ({
+  page,
+}) => {
+  await page.route('https://verify.walletconnect.org/**', (route) => route.abort())
+  const wallet = await startWallet()
+  try {
+    const session = await createSession('10.00', 'USD')
+    const { errors } = await openPage(page, session, withWalletConnect)
+    await payButton(page).click()
+    await waitForStep(page, 'chooseWallet')
+    await dialog(page).getByRole('button', { name: 'WalletConnect' }).click()
+    wallet.declineNext = true
+    const first = await scanQr(page)
+    await wallet.pair(first)
+    await waitForStep(page, 'chooseWallet')
+    await expect(dialog(page).getByRole('alert')).toHaveText(
+      'The request was declined in your wallet.',
+    )
+    await dialog(page).getByRole('button', { name: 'WalletConnect' }).click()
+    const second = await scanQr(page)
+    expect(second).not.toBe(first)
+    await wallet.pair(second)
+    await waitForStep(page, 'chooseToken')
+    expect(wallet.sent).toEqual([])
     expect(errors).toEqual([])
   } finally {
     await wallet.close()

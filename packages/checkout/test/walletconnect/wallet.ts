@@ -12,6 +12,8 @@ export type TestWalletConnectWallet = {
   address: Hex
   /** Scans the pairing URI (`wc:…`). */
   pair(uri: string): Promise<void>
+  /** Declines the next session proposal (the customer taps "Reject" on the phone). */
+  declineNext: boolean
   /** Every method the dapp asked for, in order. */
   readonly requests: string[]
   /** The hashes of the transactions it sent. */
@@ -65,7 +67,25 @@ export async function startWalletConnectWallet(options: {
     },
   })
 
+  const wallet: TestWalletConnectWallet = {
+    address: account.address,
+    declineNext: false,
+    requests,
+    sent,
+    pair: async (uri) => {
+      await client.pair({ uri })
+    },
+    close: async () => {
+      await client.core.relayer.transportClose().catch(() => {})
+    },
+  }
+
   client.on('session_proposal', async ({ id, params }) => {
+    if (wallet.declineNext) {
+      wallet.declineNext = false
+      // The SDK's own reason (`getSdkError('USER_REJECTED')` of @walletconnect/utils).
+      return client.reject({ id, reason: { code: 5000, message: 'User rejected.' } })
+    }
     const asked = { ...params.optionalNamespaces, ...params.requiredNamespaces }.eip155
     await client.approve({
       id,
@@ -108,15 +128,5 @@ export async function startWalletConnectWallet(options: {
     }
   })
 
-  return {
-    address: account.address,
-    requests,
-    sent,
-    pair: async (uri) => {
-      await client.pair({ uri })
-    },
-    close: async () => {
-      await client.core.relayer.transportClose().catch(() => {})
-    },
-  }
+  return wallet
 }
