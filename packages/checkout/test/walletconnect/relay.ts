@@ -12,8 +12,6 @@ import { type WebSocket, WebSocketServer } from 'ws'
  */
 export interface Relay {
   url: string
-  /** Every JSON-RPC method a client called, in order: what the test may assert on. */
-  readonly calls: string[]
   close(): Promise<void>
 }
 
@@ -43,7 +41,6 @@ export async function startRelay(port = 0): Promise<Relay> {
   const wss = new WebSocketServer({ server })
   const subscribers = new Map<string, Set<WebSocket>>()
   const messages: Message[] = []
-  const calls: string[] = []
   let nextId = Date.now() * 1000
 
   const sockets = new Map<WebSocket, number>()
@@ -189,7 +186,6 @@ export async function startRelay(port = 0): Promise<Relay> {
       }
       // A client's acknowledgement of an `irn_subscription` push.
       if (!('method' in payload)) return
-      calls.push(payload.method)
       let reply: object
       try {
         const result = handle(socket, payload)
@@ -214,7 +210,6 @@ export async function startRelay(port = 0): Promise<Relay> {
   const address = server.address() as AddressInfo
   return {
     url: `ws://127.0.0.1:${address.port}`,
-    calls,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of wss.clients) socket.terminate()
