@@ -5,10 +5,13 @@ import { fileURLToPath } from 'node:url'
 import { type Sandbox, type SandboxOptions, startSandbox } from '@paysession/sandbox'
 import { createPaySessionClient } from '@paysession/server'
 import { createRelayHandler } from '@paysession/server/relay'
+import { http } from 'viem'
 import { createBalanceReader } from './server/balances.js'
 import { createDemoServer } from './server/createDemoServer.js'
 import { createOrderStore } from './server/orders.js'
+import { orderFile } from './server/orderFile.js'
 import { createWebhookLog, type WebhookLog } from './server/webhookLog.js'
+import { webhookLogFile } from './server/webhookLogFile.js'
 
 export const appRoot = fileURLToPath(new URL('..', import.meta.url))
 
@@ -44,12 +47,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     // Every API-key call goes through @paysession/server, as a real merchant's would.
     const client = createPaySessionClient({ apiBase: sandbox.apiUrl, apiKey: sandbox.apiKey })
     const dataDir = options.sandbox?.dataDir
-    const orders = createOrderStore(dataDir ? join(dataDir, 'demo-orders.json') : undefined)
+    const orders = createOrderStore(dataDir ? orderFile(join(dataDir, 'demo-orders.json')) : undefined)
     const webhooks = createWebhookLog({
       secret: sandbox.webhookSecret,
       client,
       sessionTokenOf: (id) => orders.get(id)?.sessionToken,
-      file: dataDir ? join(dataDir, 'demo-webhooks.jsonl') : undefined,
+      store: dataDir ? webhookLogFile(join(dataDir, 'demo-webhooks.jsonl')) : undefined,
       forwardTo: options.forwardWebhooksTo,
     })
     const tokens = Object.values(sandbox.tokens)
@@ -58,7 +61,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       client,
       orders,
       webhooks,
-      balances: createBalanceReader(sandbox.rpcUrl, tokens),
+      balances: createBalanceReader(http(sandbox.rpcUrl), tokens),
       apiBase: sandbox.apiUrl,
       renewSessionToken: async (id) => {
         // The sandbox's extension: the spec has no way to renew a session token.

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { formatPrice } from '../catalog/money.js'
 import { products } from '../catalog/products.js'
 import { html } from './html.js'
@@ -9,7 +8,7 @@ import { layout } from './layout.js'
 export function shopPage(options: { error?: string | undefined } = {}): string {
   // One idempotency key per rendered page: submitting the same form twice (a double
   // click, a reload after a network error) replays the same session.
-  const cart = randomUUID()
+  const cart = crypto.randomUUID()
   return layout({
     title: 'Shop',
     active: 'shop',

@@ -10,7 +10,6 @@ import {
 import { productById } from '../catalog/products.js'
 import { checkoutPage, type WalletConfig, walletTag } from '../pages/checkout.js'
 import {
-  type ConsoleData,
   closedFragment,
   consolePage,
   detailFragment,
@@ -23,8 +22,10 @@ import { layout } from '../pages/layout.js'
 import { orderPage, orderStatusFragment } from '../pages/order.js'
 import { shopPage } from '../pages/shop.js'
 import type { BalanceReader } from './balances.js'
+import { readConsoleData } from './consoleData.js'
 import { readForm, redirect, send, sendJson, serveFile } from './http.js'
 import type { OrderStore } from './orders.js'
+import { placeOrder } from './placeOrder.js'
 import { createSecurity } from './security.js'
 import type { WebhookLog } from './webhookLog.js'
 
@@ -124,38 +125,24 @@ export function createDemoServer(options: DemoServerOptions): Server {
     }
   }
 
-  async function consoleData(selectedId: string | null): Promise<ConsoleData> {
-    const sessions = (await client.listSessions()).slice(0, 25)
-    const pick = selectedId ?? sessions[0]?.paymentSessionId
-    const selected = pick
-      ? (sessions.find((s) => s.paymentSessionId === pick) ??
-        (await client.getSession(pick).catch(() => undefined)))
-      : undefined
-    const accounts: { label: string; address: string | null | undefined }[] = [
-      { label: 'One-time wallet', address: selected?.oneTimeWalletAddress },
-      { label: 'Customer', address: selected?.userAddress },
-      { label: 'Treasury', address: options.treasury },
-    ]
-    const balances = await Promise.all(
-      accounts
-        .filter((a): a is { label: string; address: string } => Boolean(a.address))
-        .map(async (a) => ({ ...a, values: await options.balances.of(a.address) })),
-    )
-    return {
-      sessions,
-      selected,
-      orders: (id) => orders.get(id),
-      balances,
-      tokens: options.wallet.tokens.map((t) => t.symbol),
-      webhooks: options.webhooks.entries.slice(0, 50),
-      facts: {
-        apiUrl: options.apiBase,
-        rpcUrl: options.wallet.rpcUrl,
-        webhookUrl: options.webhookUrl(),
-        forwardUrl: options.forwardUrl,
+  const consoleData = (selectedId: string | null) =>
+    readConsoleData(
+      {
+        client,
+        orders,
+        webhooks: options.webhooks,
+        balances: options.balances,
+        treasury: options.treasury,
+        tokens: options.wallet.tokens.map((t) => t.symbol),
+        facts: {
+          apiUrl: options.apiBase,
+          rpcUrl: options.wallet.rpcUrl,
+          webhookUrl: options.webhookUrl(),
+          forwardUrl: options.forwardUrl,
+        },
       },
-    }
-  }
+      selectedId,
+    )
 
   async function createCheckout(req: IncomingMessage, res: ServerResponse) {
     const form = await readForm(req)
@@ -164,26 +151,9 @@ export function createDemoServer(options: DemoServerOptions): Server {
     const integration = form.get('integration') === 'spa' ? 'spa' : 'script'
     const cart = form.get('cart') || crypto.randomUUID()
     try {
-      const session = await client.createSession({
-        amount: product.amount,
-        currency: product.currency,
-        requestId: `${cart}:${product.id}`,
-      })
-      if (!orders.get(session.paymentSessionId)) {
-        orders.put({
-          paymentSessionId: session.paymentSessionId,
-          requestId: session.requestId ?? `${cart}:${product.id}`,
-          productId: product.id,
-          amount: session.amount ?? product.amount,
-          currency: session.currency ?? product.currency,
-          integration,
-          sessionToken: session.paymentSessionToken,
-          sessionTokenExpiresAt: session.paymentSessionTokenExpiresAt,
-          createdAt: session.createdAt ?? new Date().toISOString(),
-        })
-      }
+      const order = await placeOrder({ client, orders }, { product, cart, integration })
       const base = integration === 'spa' ? '/spa' : '/checkout'
-      redirect(res, `${base}/${encodeURIComponent(session.paymentSessionId)}`)
+      redirect(res, `${base}/${encodeURIComponent(order.paymentSessionId)}`)
     } catch (error) {
       send(res, 502, shopPage({ error: `Could not start the checkout: ${message(error)}` }))
     }
