@@ -5,7 +5,17 @@ import type { AddressInfo } from 'node:net'
 import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, type Page, test } from '@playwright/test'
-import { expectPaidView, payFully, setupWallet, watchPage } from '../support/widget.js'
+import {
+  chooseToken,
+  currentStep,
+  dialog,
+  expectPaidView,
+  payButton,
+  reviewPayButton,
+  setupWallet,
+  waitForStep,
+  watchPage,
+} from '../support/widget.js'
 
 // The hosted demo (apps/demo/dist/hosted, `npm run build:hosted`) served the way a static host
 // serves it: files only, under a sub-path, by the few lines of node:http below. No sandbox, no
@@ -83,7 +93,15 @@ async function buyAndPay(page: Page, product: string, token: string) {
   await expect(page).toHaveURL(/#\/checkout\/ps_/)
   const id = /#\/checkout\/([^/?]+)/.exec(page.url())![1]!
   await setupWallet(page, 0)
-  await payFully(page, token)
+  await expect(payButton(page)).toHaveText(/Pay /)
+  await payButton(page).click()
+  // A returning customer's wallet is connected already: the widget skips the wallet choice.
+  await waitForStep(page, ['chooseWallet', 'chooseToken', 'review'])
+  if ((await currentStep(page)) === 'chooseWallet')
+    await dialog(page).getByRole('button', { name: 'Sandbox Wallet' }).click()
+  await chooseToken(page, token)
+  await reviewPayButton(page).click()
+  await waitForStep(page, 'paid')
   await expectPaidView(page)
   return id
 }
@@ -106,7 +124,10 @@ test('hosted demo: shop → pay with the Sandbox Wallet → paid → partial and
   await expect(page.getByTestId('order-status')).toHaveText('Paid')
 
   // The merchant console: @paysession/server in the page, against the service in the page.
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /onsole/ }).click()
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /onsole/ })
+    .click()
   const status = page.getByTestId('session-status')
   await expect(status).toHaveText('FUNDED')
   await expect(balance(page, 'Customer', 'USDT')).toHaveText('9,988.00')
@@ -174,12 +195,75 @@ test('hosted demo: a reload keeps the chain, the service and the merchant; reset
   await expect(balance(page, 'Customer', 'USDC')).toHaveText('9,980.00')
   await expect(balance(page, 'Treasury', 'USDC')).toHaveText('20.00')
 
+  // A second tab of the same browser does not start a second chain on the same saved state.
+  const second = await page.context().newPage()
+  await second.goto(`${origin}${base}#/console`)
+  await expect(second.locator('[data-world-status]')).toContainText('open in another tab', {
+    timeout: 15_000,
+  })
+  await second.close()
+
   // Reset: a new chain and an empty shop.
   await page.getByRole('button', { name: 'Reset' }).click()
   await expect(page).toHaveURL(new RegExp(`${base}#/$`))
   await expect(page.getByRole('button', { name: 'Buy' })).toHaveCount(4)
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /onsole/ }).click()
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /onsole/ })
+    .click()
   await expect(page.locator('[data-live="sessions"]')).toContainText('No sessions yet.')
   await expect(page.locator('[data-live="webhooks"]')).toContainText('No webhooks received yet.')
+  requests.expectAllStatic()
+})
+
+test('hosted demo: a reload at any moment (during the first start, in the middle of a final capture) loses nothing and sends nothing twice', async ({
+  page,
+}) => {
+  const requests = recordRequests(page)
+  // The first start deploys the test tokens and funds the customers: cut it short, repeatedly.
+  for (const delay of [30, 120, 250]) {
+    await openShop(page)
+    await page.waitForTimeout(delay)
+    await page.reload()
+  }
+  await openShop(page)
+  let customer = 10_000
+  let treasury = 0
+  // Each round reloads the page (the tab's whole world stops, as on a crash) a little later
+  // after the merchant pressed "Final capture": before, while and after the transfers are sent.
+  for (const delay of [0, 15, 60]) {
+    await page.goto(`${origin}${base}#/`)
+    const id = await buyAndPay(page, 'Field Notebook', 'USDC') // 12.00 USD
+    customer -= 12
+    await page.goto(`${origin}${base}#/console?session=${id}`)
+    await expect(page.getByTestId('session-status')).toHaveText('FUNDED')
+    await page.getByLabel('Capture amount').fill('10.00')
+    await page.getByRole('button', { name: 'Final capture' }).click()
+    await page.waitForTimeout(delay)
+    await page.reload()
+    await page.goto(`${origin}${base}#/console?session=${id}`)
+    const status = page.getByTestId('session-status')
+    // Either the capture reached the service before the reload (CAPTURING, or done already: it
+    // completes after the reload), or it did not (FUNDED, no capture: the merchant presses again).
+    await expect(status).toHaveText(/^(SUCCEEDED|FUNDED|CAPTURING)$/)
+    if (
+      (await status.textContent()) === 'FUNDED' &&
+      (await page.locator('table.captures').count()) === 0
+    ) {
+      await page.getByLabel('Capture amount').fill('10.00')
+      await page.getByRole('button', { name: 'Final capture' }).click()
+    }
+    await expect(status).toHaveText('SUCCEEDED')
+    customer += 2
+    treasury += 10
+    await expect(page.locator('table.captures tbody tr')).toHaveCount(1)
+    await expect(balance(page, 'One-time wallet', 'USDC')).toHaveText('0.00')
+    await expect(balance(page, 'Customer', 'USDC')).toHaveText(
+      customer.toLocaleString('en-US', { minimumFractionDigits: 2 }),
+    )
+    await expect(balance(page, 'Treasury', 'USDC')).toHaveText(
+      treasury.toLocaleString('en-US', { minimumFractionDigits: 2 }),
+    )
+  }
   requests.expectAllStatic()
 })

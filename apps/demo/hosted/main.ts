@@ -1,8 +1,8 @@
 import { productById } from '../src/catalog/products.js'
 import { checkoutPage } from '../src/pages/checkout.js'
 import {
-  closedFragment,
   type ConsoleData,
+  closedFragment,
   consolePage,
   detailFragment,
   sessionsFragment,
@@ -33,10 +33,33 @@ const main = document.querySelector<HTMLElement>('#page')!
 const status = document.querySelector<HTMLElement>('[data-world-status]')!
 const terminal = new Set(['SUCCEEDED', 'CANCELED', 'ERROR'])
 
+/**
+ * One tab of this browser runs the demo at a time: two chains replaying and extending one saved
+ * journal would disagree. The lock is held until the tab closes or reloads.
+ */
+function holdTab(): Promise<void> {
+  if (!navigator.locks) return Promise.resolve()
+  return new Promise((resolve, reject) => {
+    navigator.locks
+      .request('paysession-hosted-demo', { signal: AbortSignal.timeout(5000) }, () => {
+        resolve()
+        return new Promise(() => {})
+      })
+      .catch(() =>
+        reject(
+          new Error(
+            'it is open in another tab of this browser. Use that tab, or close it and reload this one.',
+          ),
+        ),
+      )
+  })
+}
+
 let started: Promise<World> | undefined
 /** The chain, the service and the merchant: started once, on the first page that needs them. */
 function world(): Promise<World> {
-  started ??= import('./world.js')
+  started ??= holdTab()
+    .then(() => import('./world.js'))
     .then((m) =>
       m.startWorld((chain, wallet) => {
         window.__sandboxChain = chain
@@ -100,13 +123,18 @@ function replaceLive(key: string, markup: string, last: Record<string, string>) 
 }
 
 const notFound = (what: string) =>
-  show(layout({ title: 'Not found', body: html`<h1>${what}</h1><p><a href="/">Back to the shop</a></p>` }))
+  show(
+    layout({
+      title: 'Not found',
+      body: html`<h1>${what}</h1><p><a href="/">Back to the shop</a></p>`,
+    }),
+  )
 
 /** Counts navigations: a page that finished loading after the visitor moved on stays unshown. */
 let generation = 0
 let stopLive: (() => void) | undefined
 
-function every(ms: number, fn: () => Promise<boolean | void>) {
+function every(ms: number, fn: () => Promise<unknown>) {
   let timer: ReturnType<typeof setTimeout> | undefined
   let stopped = false
   const tick = async () => {
@@ -203,7 +231,11 @@ async function console_(w: World, query: URLSearchParams) {
     )
     // The notice and error describe one submission: a reload should not show them again.
     const selected = data.selected?.paymentSessionId
-    history.replaceState(null, '', selected ? `#/console?session=${encodeURIComponent(selected)}` : '#/console')
+    history.replaceState(
+      null,
+      '',
+      selected ? `#/console?session=${encodeURIComponent(selected)}` : '#/console',
+    )
     stopLive = liveConsole(() => readConsoleData(sources, selected ?? null), query.has('amount'))
   }
 }
@@ -294,7 +326,9 @@ async function buy(form: HTMLFormElement, submitter: HTMLButtonElement | null) {
 }
 
 async function capture(form: HTMLFormElement, submitter: HTMLButtonElement | null) {
-  const id = decodeURIComponent(/\/console\/sessions\/([^/]+)\/captures$/.exec(form.getAttribute('action') ?? '')?.[1] ?? '')
+  const id = decodeURIComponent(
+    /\/console\/sessions\/([^/]+)\/captures$/.exec(form.getAttribute('action') ?? '')?.[1] ?? '',
+  )
   const amount = (new FormData(form).get('amount')?.toString() ?? '').trim()
   const final = submitter?.value === 'true'
   const fieldset = form.querySelector('fieldset')

@@ -6,7 +6,8 @@ import { sha256 } from '@noble/hashes/sha2'
 // HMAC-SHA256 from @noble/hashes, the same constant-time comparison, the Web Crypto UUID.
 
 const encoder = new TextEncoder()
-const bytes = (data: string | Uint8Array) => (typeof data === 'string' ? encoder.encode(data) : data)
+const bytes = (data: string | Uint8Array) =>
+  typeof data === 'string' ? encoder.encode(data) : data
 
 export function createHmac(algorithm: string, key: string | Uint8Array) {
   if (algorithm !== 'sha256') throw new Error(`createHmac: only sha256 in the hosted demo`)

@@ -6,7 +6,11 @@ import {
   localChain,
   startInPageService,
 } from '@paysession/sandbox/inpage'
-import { createPaySessionClient, isPaySessionError, type PaySessionClient } from '@paysession/server'
+import {
+  createPaySessionClient,
+  isPaySessionError,
+  type PaySessionClient,
+} from '@paysession/server'
 import { createConfig, injected, type Config as WagmiConfig } from '@wagmi/core'
 import { custom } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -70,6 +74,14 @@ export async function startWorld(
 ): Promise<World> {
   const db = await openPersistence()
   const { saved } = db
+  // The service saves its first snapshot once the tokens are deployed and the customers funded.
+  // A chain without one is a first start cut short (a reload during setup): start it over, as
+  // the setup resumes nothing halfway.
+  if (saved.service === undefined && saved.journal.length > 0) {
+    await db.clearChain()
+    saved.journal = []
+    saved.genesisTimestamp = undefined
+  }
   const failed = (what: string) => (error: unknown) =>
     console.error(`The hosted demo could not save ${what}:`, error)
 
@@ -118,7 +130,8 @@ export async function startWorld(
     sessionTokenOf: (id) => orders.get(id)?.sessionToken,
     store: {
       load: () => saved.webhooks,
-      append: (_entry, entries) => void db.put('webhooks', entries).catch(failed('the webhook log')),
+      append: (_entry, entries) =>
+        void db.put('webhooks', entries).catch(failed('the webhook log')),
     },
   })
   onWebhook = webhooks.handler
@@ -140,11 +153,17 @@ export async function startWorld(
     }),
     async renewSessionToken(id) {
       const response = await service.handle(
-        new Request(`${SERVICE_URL}/api/v1/payment-sessions/${encodeURIComponent(id)}/session-token`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' },
-          body: '{}',
-        }),
+        new Request(
+          `${SERVICE_URL}/api/v1/payment-sessions/${encodeURIComponent(id)}/session-token`,
+          {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${service.apiKey}`,
+              'content-type': 'application/json',
+            },
+            body: '{}',
+          },
+        ),
       )
       if (!response.ok) return undefined
       const body = (await response.json()) as { paymentSessionToken?: unknown }

@@ -55,7 +55,11 @@
     connected: saved.connected === true,
     chainId: localChainId,
     chains: {
-      [localChainId]: { rpcUrl: config.rpcUrl, provider: window.__sandboxChain, name: 'Local (sandbox)' },
+      [localChainId]: {
+        rpcUrl: config.rpcUrl,
+        provider: window.__sandboxChain,
+        name: 'Local (sandbox)',
+      },
     },
     mode: new URLSearchParams(location.search).get('wallet') ?? 'ask',
     pending: [],

@@ -8,8 +8,8 @@ import { createRelayHandler } from '@paysession/server/relay'
 import { http } from 'viem'
 import { createBalanceReader } from './server/balances.js'
 import { createDemoServer } from './server/createDemoServer.js'
-import { createOrderStore } from './server/orders.js'
 import { orderFile } from './server/orderFile.js'
+import { createOrderStore } from './server/orders.js'
 import { createWebhookLog, type WebhookLog } from './server/webhookLog.js'
 import { webhookLogFile } from './server/webhookLogFile.js'
 
@@ -47,7 +47,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     // Every API-key call goes through @paysession/server, as a real merchant's would.
     const client = createPaySessionClient({ apiBase: sandbox.apiUrl, apiKey: sandbox.apiKey })
     const dataDir = options.sandbox?.dataDir
-    const orders = createOrderStore(dataDir ? orderFile(join(dataDir, 'demo-orders.json')) : undefined)
+    const orders = createOrderStore(
+      dataDir ? orderFile(join(dataDir, 'demo-orders.json')) : undefined,
+    )
     const webhooks = createWebhookLog({
       secret: sandbox.webhookSecret,
       client,
