@@ -31,6 +31,8 @@ export default defineConfig({
     target: 'es2022',
     reportCompressedSize: false,
     chunkSizeWarningLimit: 2000,
+    // Which file is the first load and which are lazy (bench/hosted.ts reads it).
+    manifest: true,
   },
   plugins: [
     {

@@ -85,7 +85,7 @@ export async function startWorld(
   const failed = (what: string) => (error: unknown) =>
     console.error(`The hosted demo could not save ${what}:`, error)
 
-  const { createBrowserChain } = await import('@paysession/browser-chain')
+  const { createBrowserChain } = await import('./chain.js')
   const chain = await createBrowserChain({
     accounts: CUSTOMER_KEYS,
     journal: saved.journal,
