@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -33,22 +33,12 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 /**
- * Builds the hosted demo (apps/demo/dist/hosted). Starts the demo merchant (`node --import tsx apps/demo/src/main.ts`: the sandbox service, anvil
+ * Starts the demo merchant (`node --import tsx apps/demo/src/main.ts`: the sandbox service, anvil
  * and the merchant server, in one process) on free unusual ports with a fresh data folder, and
  * passes its URLs to the test workers through the environment. The teardown stops it with
  * SIGTERM (the demo stops anvil itself) and deletes the data folder.
  */
 export default async function globalSetup() {
-  // The hosted demo's static folder (apps/demo/dist/hosted), from the current sources, for
-  // tests/hosted.spec.ts: one Vite build, under a second.
-  execFileSync(
-    join('node_modules', '.bin', 'vite'),
-    ['build', '--config', 'vite.hosted.config.ts'],
-    {
-      cwd: join(repoRoot, 'apps', 'demo'),
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  )
   const taken: number[] = []
   const demoPort = await freePort(3390, taken)
   taken.push(demoPort)

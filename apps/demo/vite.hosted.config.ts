@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync } from 'node:fs'
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -48,6 +48,13 @@ export default defineConfig({
         mkdirSync(join(outDir, 'assets'), { recursive: true })
         for (const file of ['styles.css', 'favicon.svg', 'sandbox-wallet.js'])
           cpSync(here(`./public/${file}`), join(outDir, 'assets', file))
+        // GitHub Pages: serve the folder as it is, without a Jekyll pass.
+        writeFileSync(join(outDir, '.nojekyll'), '')
+      },
+      closeBundle() {
+        console.log(
+          'The hosted demo is in apps/demo/dist/hosted: serve it with any static file server, under any path.',
+        )
       },
     },
   ],

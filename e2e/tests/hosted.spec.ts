@@ -17,8 +17,8 @@ import {
   watchPage,
 } from '../support/widget.js'
 
-// The hosted demo (apps/demo/dist/hosted, built by global-setup.ts as by `npm run build:hosted`)
-// served the way a static host
+// The hosted demo (apps/demo/dist/hosted, built by hosted-setup.ts as by `npm run build:hosted`)
+// in a run of its own (hosted.config.ts: `npm run test:hosted` here), served the way a static host
 // serves it: files only, under a sub-path, by the few lines of node:http below. No sandbox, no
 // anvil, no demo server takes part: the chain, the service and the merchant run in the tab, and
 // every request the page makes is checked to stay on this static origin.
