@@ -71,7 +71,9 @@ function world(): Promise<World> {
     )
     .then(
       (w) => {
-        status.textContent = 'Chain and service running in this tab.'
+        status.textContent = w.durable
+          ? 'Chain and service running in this tab.'
+          : 'Chain and service running in this tab, not saved: this browser keeps no IndexedDB here, a reload starts over.'
         status.dataset.worldStatus = 'ready'
         return w
       },
@@ -366,7 +368,7 @@ document.querySelector('[data-reset]')!.addEventListener('click', async () => {
   stopLive?.()
   const w = await started?.catch(() => undefined)
   await w?.stop()
-  await deletePersistence()
+  await deletePersistence().catch(() => {})
   // What the widget and the Sandbox Wallet remember in this browser belongs to the old chain.
   for (const key of Object.keys(localStorage))
     if (key.startsWith('paysession') || key === 'sandboxWallet') localStorage.removeItem(key)

@@ -25,6 +25,8 @@ export type Saved = {
 }
 
 export type Persistence = {
+  /** False when this browser keeps no IndexedDB here (some private modes): nothing is saved. */
+  durable: boolean
   saved: Saved
   appendJournal(entry: JournalEntry): Promise<void>
   put(key: 'genesisTimestamp' | 'service' | 'orders' | 'webhooks', value: unknown): Promise<void>
@@ -73,6 +75,7 @@ export async function openPersistence(): Promise<Persistence> {
     return done(tx)
   }
   return {
+    durable: true,
     saved: {
       genesisTimestamp,
       journal,
@@ -88,6 +91,24 @@ export async function openPersistence(): Promise<Persistence> {
         tx.objectStore('state').delete('genesisTimestamp')
       }),
     close: () => db.close(),
+  }
+}
+
+/** Where IndexedDB cannot be opened: the demo runs all the same, and forgets on reload. */
+export function memoryPersistence(): Persistence {
+  return {
+    durable: false,
+    saved: {
+      genesisTimestamp: undefined,
+      journal: [],
+      service: undefined,
+      orders: [],
+      webhooks: [],
+    },
+    appendJournal: async () => {},
+    put: async () => {},
+    clearChain: async () => {},
+    close: () => {},
   }
 }
 

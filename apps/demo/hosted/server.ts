@@ -7,3 +7,4 @@ export { createPaySessionClient } from '../../../packages/server/dist/client/cre
 export { isPaySessionError } from '../../../packages/server/dist/errors/index.js'
 export { confirmStatus } from '../../../packages/server/dist/webhooks/confirmStatus.js'
 export { createWebhookHandler } from '../../../packages/server/dist/webhooks/createWebhookHandler.js'
+export { createMemoryDedupeStore } from '../../../packages/server/dist/webhooks/dedupe.js'

@@ -18,7 +18,7 @@ import type { WalletConfig } from '../src/pages/checkout.js'
 import { type BalanceReader, createBalanceReader } from '../src/server/balances.js'
 import { createOrderStore, type OrderStore } from '../src/server/orders.js'
 import { createWebhookLog, type WebhookLog } from '../src/server/webhookLog.js'
-import { openPersistence } from './persistence.js'
+import { memoryPersistence, openPersistence } from './persistence.js'
 
 // Everything the Node demo runs in processes, started in this tab: the chain (ethereumjs, its own
 // lazy chunk), the Payment Session Service (the sandbox's in-page adapter) and the merchant's
@@ -32,6 +32,8 @@ export const WEBHOOK_URL = 'https://merchant.in-page.invalid/webhooks'
 export const CHAIN_LABEL = 'in-page (ethereumjs)'
 
 export type World = {
+  /** False when nothing survives a reload (no IndexedDB in this browser). */
+  durable: boolean
   serviceUrl: string
   webhookUrl: string
   client: PaySessionClient
@@ -72,7 +74,10 @@ const wallet: WalletConfig = {
 export async function startWorld(
   onChain: (chain: Chain, wallet: WalletConfig) => void,
 ): Promise<World> {
-  const db = await openPersistence()
+  const db = await openPersistence().catch((error) => {
+    console.warn('The hosted demo runs without saving (no IndexedDB):', error)
+    return memoryPersistence()
+  })
   const { saved } = db
   // The service saves its first snapshot once the tokens are deployed and the customers funded.
   // A chain without one is a first start cut short (a reload during setup): start it over, as
@@ -137,6 +142,7 @@ export async function startWorld(
   onWebhook = webhooks.handler
 
   return {
+    durable: db.durable,
     serviceUrl: SERVICE_URL,
     webhookUrl: WEBHOOK_URL,
     client,

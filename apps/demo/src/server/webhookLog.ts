@@ -1,5 +1,6 @@
 import {
   confirmStatus,
+  createMemoryDedupeStore,
   createWebhookHandler,
   type PaySessionClient,
   type WebhookHandler,
@@ -125,8 +126,13 @@ export function createWebhookLog(options: {
       return { id: null, paymentSessionId: null, status: null }
     }
   }
+  // Deliveries handled before a restart are still known: a redelivery is logged as a duplicate.
+  const dedupe = createMemoryDedupeStore()
+  for (const entry of [...entries].reverse())
+    if (entry.outcome === 'accepted' && entry.id !== null) dedupe.add(String(entry.id))
   const verify = createWebhookHandler({
     secret: options.secret,
+    dedupe,
     async onEvent(event, { request }) {
       // The spec shows no signing by the real service: ask it back before acting.
       const sessionToken = options.sessionTokenOf?.(event.paymentSessionId)
