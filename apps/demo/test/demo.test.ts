@@ -550,4 +550,40 @@ describe('webhook log', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it('remembers handled deliveries across a restart: the same delivery again is a duplicate', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'demo-webhooks-'))
+    const file = join(dir, 'demo-webhooks.jsonl')
+    try {
+      const { id } = await buy('mug')
+      const text = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'evt_once',
+        method: 'paysession_paymentStatusUpdate',
+        params: [
+          {
+            merchantId: 'merchant_sandbox',
+            paymentSessionId: id,
+            status: 'CREATED',
+            updatedAt: new Date().toISOString(),
+          },
+        ],
+      })
+      const delivery = () =>
+        new Request('http://127.0.0.1/webhooks', {
+          method: 'POST',
+          headers: { 'paysession-signature': signWebhook('whsec_test', text) },
+          body: text,
+        })
+      const first = createWebhookLog({ secret: 'whsec_test', client, store: webhookLogFile(file) })
+      expect((await first.handler(delivery())).status).toBe(200)
+      expect(first.entries[0]).toMatchObject({ id: 'evt_once', outcome: 'accepted' })
+
+      const second = createWebhookLog({ secret: 'whsec_test', client, store: webhookLogFile(file) })
+      expect((await second.handler(delivery())).status).toBe(200)
+      expect(second.entries.map((e) => e.outcome)).toEqual(['duplicate', 'accepted'])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })
