@@ -150,10 +150,6 @@ function every(ms: number, fn: () => Promise<unknown>) {
   }
 }
 
-function message(w: World, error: unknown): string {
-  return w.describeError(error)
-}
-
 async function shop(error?: string) {
   show(shopPage({ error, integrations: false }), 'shop')
 }
@@ -320,7 +316,7 @@ async function buy(form: HTMLFormElement, submitter: HTMLButtonElement | null) {
       const placed = await placeOrder(w, { product, cart, integration: 'script' })
       location.hash = `#/checkout/${encodeURIComponent(placed.paymentSessionId)}`
     } catch (error) {
-      shop(`Could not start the checkout: ${message(w, error)}`)
+      shop(`Could not start the checkout: ${w.describeError(error)}`)
     }
   } catch {
     shop('The simulation could not start in this browser (see the banner).')
@@ -347,7 +343,7 @@ async function capture(form: HTMLFormElement, submitter: HTMLButtonElement | nul
     })
   } catch (error) {
     // What was typed comes back with the error, so the merchant corrects it instead of retyping.
-    back({ error: `Capture refused: ${message(w, error)}`, amount: amount.slice(0, 40) })
+    back({ error: `Capture refused: ${w.describeError(error)}`, amount: amount.slice(0, 40) })
   }
 }
 
