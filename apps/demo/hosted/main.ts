@@ -104,12 +104,21 @@ function rebase(root: ParentNode) {
     a.setAttribute('href', `#${a.getAttribute('href')}`)
 }
 
+let shown = false
 /** Shows a page the renderers made for the Node demo: its <main> and its title. */
 function show(page: string, active?: 'shop' | 'console') {
   const doc = new DOMParser().parseFromString(page, 'text/html')
   document.title = `${doc.title} (simulation)`
   main.replaceChildren(...doc.querySelector('main')!.childNodes)
   rebase(main)
+  // A new page, as a browser would make it: at its top, and read from its heading on.
+  if (shown) {
+    scrollTo(0, 0)
+    const heading = main.querySelector<HTMLElement>('h1')
+    heading?.setAttribute('tabindex', '-1')
+    heading?.focus({ preventScroll: true })
+  }
+  shown = true
   for (const link of document.querySelectorAll<HTMLElement>('[data-nav]'))
     if (link.dataset.nav === active) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
