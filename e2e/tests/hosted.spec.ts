@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import {
   chooseToken,
@@ -85,6 +86,14 @@ async function openShop(page: Page) {
   await expect(page.getByRole('button', { name: 'Buy' })).toHaveCount(4)
 }
 
+/** axe on the whole page (the simulation banner, its Reset, the page): no violations. */
+async function expectAxeClean(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  expect(
+    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([])
+}
+
 /** Shop → Buy → the checkout with the script-tag widget, paid with the Sandbox Wallet. */
 async function buyAndPay(page: Page, product: string, token: string) {
   await page
@@ -115,6 +124,7 @@ test('hosted demo: shop → pay with the Sandbox Wallet → paid → partial and
 }) => {
   const requests = recordRequests(page)
   await openShop(page)
+  await expectAxeClean(page)
   // USDT: the test token whose transfer returns nothing, as the real one.
   const id = await buyAndPay(page, 'Field Notebook', 'USDT') // 12.00 USD
 
@@ -154,6 +164,7 @@ test('hosted demo: shop → pay with the Sandbox Wallet → paid → partial and
     'Settled: 9.50 USDT captured, 2.50 USDT refunded to the customer.',
   )
   await expect(page.locator('table.captures tbody tr')).toHaveCount(2)
+  await expectAxeClean(page)
   await expect(balance(page, 'Customer', 'USDT')).toHaveText('9,990.50')
   await expect(balance(page, 'Treasury', 'USDT')).toHaveText('9.50')
   await expect(balance(page, 'One-time wallet', 'USDT')).toHaveText('0.00')
