@@ -10,10 +10,12 @@ import {
 } from '../src/pages/console.js'
 import { html } from '../src/pages/html.js'
 import { layout } from '../src/pages/layout.js'
-import { orderPage, orderStatusFragment } from '../src/pages/order.js'
+import { orderPage, orderStatusFragment, unavailableFragment } from '../src/pages/order.js'
 import { shopPage } from '../src/pages/shop.js'
 import { readConsoleData } from '../src/server/consoleData.js'
 import { placeOrder } from '../src/server/placeOrder.js'
+import type { SessionRead } from '../src/server/sessions.js'
+import { startCapture } from '../src/server/startCapture.js'
 import { deletePersistence } from './persistence.js'
 import type { Chain, World } from './world.js'
 
@@ -186,10 +188,15 @@ async function checkout(w: World, id: string) {
     widget.fetch = w.fetch
     widget.wagmiConfig = w.wagmiConfig as NonNullable<typeof widget.wagmiConfig>
     widget.tokenProvider = async (sessionId) => {
-      const token = await w.renewSessionToken(sessionId)
+      const renewed = await w.renewSessionToken(sessionId).catch(() => undefined)
       const current = w.orders.get(sessionId)
-      if (token && current) w.orders.put({ ...current, sessionToken: token })
-      return token
+      if (renewed && current)
+        w.orders.put({
+          ...current,
+          sessionToken: renewed.token,
+          sessionTokenExpiresAt: renewed.expiresAt,
+        })
+      return renewed?.token
     }
     widget.addEventListener('paysession-paid', () => {
       const note = main.querySelector<HTMLElement>('.paid-note')
@@ -198,25 +205,37 @@ async function checkout(w: World, id: string) {
   }
 }
 
+/** The order's live part: its status, or why the shop cannot tell (src/pages/order.ts). */
+const orderStatus = (read: SessionRead) =>
+  (read.session ? orderStatusFragment(read.session) : unavailableFragment(read.unavailable)).value
+
 async function order(w: World, id: string) {
-  const session = await w.client.getSession(id).catch(() => undefined)
-  if (!session) return notFound('No such order')
+  const read = await w.sessions.read(id).catch(() => undefined)
+  if (!read) return notFound('No such order')
   return () => {
-    show(orderPage({ session, product: productById(w.orders.get(id)?.productId) }))
-    const last: Record<string, string> = { order: orderStatusFragment(session).value }
-    let state = session.status
+    const current = w.orders.get(id)
+    show(
+      orderPage({
+        session: read.session,
+        order: current,
+        unavailable: read.unavailable,
+        product: productById(current?.productId),
+      }),
+    )
+    const last: Record<string, string> = { order: orderStatus(read) }
+    let state = read.session?.status
     stopLive = every(1500, async () => {
-      if (terminal.has(state)) return false
-      const next = await w.client.getSession(id)
-      state = next.status
-      replaceLive('order', orderStatusFragment(next).value, last)
+      if (state && terminal.has(state)) return false
+      const next = await w.sessions.read(id)
+      state = next.session?.status
+      replaceLive('order', orderStatus(next), last)
     })
   }
 }
 
 async function console_(w: World, query: URLSearchParams) {
   const sources = {
-    client: w.client,
+    sessions: w.sessions,
     orders: w.orders,
     webhooks: w.webhooks,
     balances: w.balances,
@@ -237,7 +256,7 @@ async function console_(w: World, query: URLSearchParams) {
       'console',
     )
     // The notice and error describe one submission: a reload should not show them again.
-    const selected = data.selected?.paymentSessionId
+    const selected = data.selectedId
     history.replaceState(
       null,
       '',
@@ -345,7 +364,7 @@ async function capture(form: HTMLFormElement, submitter: HTMLButtonElement | nul
     location.hash = `#/console?${new URLSearchParams({ session: id, ...query })}`
   }
   try {
-    const c = await w.client.createCapture(id, { captureAmount: amount, isFinalCapture: final })
+    const c = await startCapture(w, id, { amount, final })
     back({
       notice: `${final ? 'Final capture' : 'Capture'} ${c.captureId} of ${c.captureAmount} started.`,
       capture: c.captureId,

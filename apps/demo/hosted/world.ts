@@ -17,6 +17,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { WalletConfig } from '../src/pages/checkout.js'
 import { type BalanceReader, createBalanceReader } from '../src/server/balances.js'
 import { createOrderStore, type OrderStore } from '../src/server/orders.js'
+import { createSessionReader, type SessionReader } from '../src/server/sessions.js'
 import { createWebhookLog, type WebhookLog } from '../src/server/webhookLog.js'
 import { memoryPersistence, openPersistence } from './persistence.js'
 
@@ -37,6 +38,8 @@ export type World = {
   serviceUrl: string
   webhookUrl: string
   client: PaySessionClient
+  /** Sessions read as the Node demo reads them: the order's token, renewed, then the API key. */
+  sessions: SessionReader
   orders: OrderStore
   webhooks: WebhookLog
   balances: BalanceReader
@@ -47,7 +50,9 @@ export type World = {
   /** The chain for the widget's reads (wagmi with a `custom` transport over the in-page chain). */
   wagmiConfig: WagmiConfig
   /** Fresh session token for an order (the sandbox's renewal extension, with the API key). */
-  renewSessionToken(paymentSessionId: string): Promise<string | undefined>
+  renewSessionToken(
+    paymentSessionId: string,
+  ): Promise<{ token: string; expiresAt: string | undefined } | undefined>
   /** An error as the Node demo shows it: the customer's sentence and the stable code. */
   describeError(error: unknown): string
   /** Stops the service's background work and closes the database (before a reset). */
@@ -141,11 +146,40 @@ export async function startWorld(
   })
   onWebhook = webhooks.handler
 
+  // The sandbox's extension: the spec has no way to renew a session token.
+  async function renewSessionToken(id: string) {
+    const response = await service.handle(
+      new Request(
+        `${SERVICE_URL}/api/v1/payment-sessions/${encodeURIComponent(id)}/session-token`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${service.apiKey}`,
+            'content-type': 'application/json',
+          },
+          body: '{}',
+        },
+      ),
+    )
+    if (!response.ok) return undefined
+    const body = (await response.json()) as {
+      paymentSessionToken?: unknown
+      paymentSessionTokenExpiresAt?: unknown
+    }
+    if (typeof body.paymentSessionToken !== 'string') return undefined
+    const expiresAt = body.paymentSessionTokenExpiresAt
+    return {
+      token: body.paymentSessionToken,
+      expiresAt: typeof expiresAt === 'string' ? expiresAt : undefined,
+    }
+  }
+
   return {
     durable: db.durable,
     serviceUrl: SERVICE_URL,
     webhookUrl: WEBHOOK_URL,
     client,
+    sessions: createSessionReader({ client, orders, renewSessionToken }),
     orders,
     webhooks,
     balances: createBalanceReader(custom(chain), tokens),
@@ -157,24 +191,7 @@ export async function startWorld(
       connectors: [injected()],
       transports: { [chainDefinition.id]: custom(chain) },
     }),
-    async renewSessionToken(id) {
-      const response = await service.handle(
-        new Request(
-          `${SERVICE_URL}/api/v1/payment-sessions/${encodeURIComponent(id)}/session-token`,
-          {
-            method: 'POST',
-            headers: {
-              authorization: `Bearer ${service.apiKey}`,
-              'content-type': 'application/json',
-            },
-            body: '{}',
-          },
-        ),
-      )
-      if (!response.ok) return undefined
-      const body = (await response.json()) as { paymentSessionToken?: unknown }
-      return typeof body.paymentSessionToken === 'string' ? body.paymentSessionToken : undefined
-    },
+    renewSessionToken,
     describeError: (error) =>
       isPaySessionError(error)
         ? `${error.shortMessage} (${error.code})`

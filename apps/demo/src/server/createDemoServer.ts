@@ -19,7 +19,7 @@ import {
 import { escapeHtml, html } from '../pages/html.js'
 import { illustration } from '../pages/illustration.js'
 import { layout } from '../pages/layout.js'
-import { orderPage, orderStatusFragment } from '../pages/order.js'
+import { orderPage, orderStatusFragment, unavailableFragment } from '../pages/order.js'
 import { shopPage } from '../pages/shop.js'
 import type { BalanceReader } from './balances.js'
 import { readConsoleData } from './consoleData.js'
@@ -27,6 +27,8 @@ import { readForm, redirect, send, sendJson, serveFile } from './http.js'
 import type { OrderStore } from './orders.js'
 import { placeOrder } from './placeOrder.js'
 import { createSecurity } from './security.js'
+import { createSessionReader } from './sessions.js'
+import { startCapture } from './startCapture.js'
 import type { WebhookLog } from './webhookLog.js'
 
 export type DemoServerOptions = {
@@ -91,6 +93,11 @@ function message(error: unknown): string {
 /** The demo merchant's HTTP server: its pages, its small JSON API, its webhook endpoint. */
 export function createDemoServer(options: DemoServerOptions): Server {
   const { client, orders } = options
+  const sessions = createSessionReader({
+    client,
+    orders,
+    renewSessionToken: options.renewSessionToken,
+  })
   const onWebhook = toNodeListener(options.webhooks.handler)
   const onRelay = options.relay && toNodeListener(options.relay)
   const relayUrl = onRelay ? '/relay' : undefined
@@ -113,9 +120,10 @@ export function createDemoServer(options: DemoServerOptions): Server {
       }),
     )
 
-  async function sessionOr404(res: ServerResponse, id: string) {
+  /** The session read with the order's own token (see sessions.ts), or undefined after a 404. */
+  async function readOr404(res: ServerResponse, id: string) {
     try {
-      return await client.getSession(id)
+      return await sessions.read(id)
     } catch (error) {
       if (isPaySessionError(error, 'SESSION_NOT_FOUND')) {
         notFound(res, 'No such order')
@@ -128,7 +136,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
   const consoleData = (selectedId: string | null) =>
     readConsoleData(
       {
-        client,
+        sessions,
         orders,
         webhooks: options.webhooks,
         balances: options.balances,
@@ -174,7 +182,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
           .join('&')}`,
       )
     try {
-      const c = await client.createCapture(id, { captureAmount: amount, isFinalCapture: final })
+      const c = await startCapture({ client, orders }, id, { amount, final })
       back({
         notice: `${final ? 'Final capture' : 'Capture'} ${c.captureId} of ${c.captureAmount} started.`,
         capture: c.captureId,
@@ -355,15 +363,26 @@ export function createDemoServer(options: DemoServerOptions): Server {
       })
     }
     if (kind === 'orders') {
-      const session: PaymentSession | undefined = await sessionOr404(res, id)
-      if (!session) return
+      const read = await readOr404(res, id)
+      if (!read) return
+      const session: PaymentSession | undefined = read.session
       if (live) {
         return sendJson(res, 200, {
-          status: session.status,
-          html: orderStatusFragment(session).value,
+          status: session?.status ?? null,
+          html: (session ? orderStatusFragment(session) : unavailableFragment(read.unavailable!))
+            .value,
         })
       }
-      return send(res, 200, orderPage({ session, product: productById(order?.productId) }))
+      return send(
+        res,
+        200,
+        orderPage({
+          session,
+          order,
+          unavailable: read.unavailable,
+          product: productById(order?.productId),
+        }),
+      )
     }
     notFound(res)
   }

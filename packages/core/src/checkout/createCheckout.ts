@@ -506,6 +506,7 @@ export function createCheckout(
             balance,
             formattedBalance,
             sufficient,
+            gasless: gasless(symbol),
           }),
         ),
         selectedToken: preferred?.symbol,

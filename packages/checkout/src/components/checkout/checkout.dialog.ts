@@ -182,7 +182,6 @@ function chooseWallet(view: View) {
 
 function chooseToken(view: View) {
   const { ctl, state, t } = view
-  const coin = state.network?.chain.nativeCurrency.symbol ?? 'ETH'
   const choose = (token: CheckoutToken) => {
     ctl.changingToken = false
     ctl.checkout?.selectToken(token.symbol)
@@ -190,7 +189,7 @@ function chooseToken(view: View) {
   return html`
     <h3>${t.chooseToken}</h3>
     ${errorBox(view)}
-    ${state.gasWarning ? html`<p part="notice">${format(t.gasWarning, { coin })}</p>` : nothing}
+    ${gasNotice(view, false)}
     <ul class="list">
       ${state.tokens.map(
         (token) => html`<li>
@@ -219,6 +218,26 @@ function chooseToken(view: View) {
   `
 }
 
+/**
+ * The account would pay the network fee and has no coin for it (core decides: never a smart
+ * account or a sponsored wallet). Where a token can be paid without fees, the notice says which;
+ * `offered`: the review's "Pay without network fees" button is right below and says it itself.
+ */
+function gasNotice(view: View, offered: boolean) {
+  const { state, t } = view
+  if (!state.gasWarning) return nothing
+  const coin = state.network?.chain.nativeCurrency.symbol ?? 'ETH'
+  const free = state.tokens.filter((token) => token.gasless && token.sufficient)
+  const note =
+    free.length && !offered
+      ? loadGasless(view.host)?.gaslessNote(
+          free.map((token) => token.symbol),
+          view.host.resolvedLocale,
+        )
+      : undefined
+  return html`<p part="notice">${format(t.gasWarning, { coin })}${note ? ` ${note}` : nothing}</p>`
+}
+
 function review(view: View) {
   const { ctl, state, t } = view
   if (ctl.changingToken) return chooseToken(view)
@@ -234,6 +253,7 @@ function review(view: View) {
   return html`
     <h3>${t.review}</h3>
     ${errorBox(view)}
+    ${gasNotice(view, gasless !== nothing)}
     <dl>
       <dt>${t.amount}</dt>
       <dd><strong>${money(view)}</strong></dd>

@@ -32,9 +32,14 @@ export const errorBox = ({ ctl, state, t }: View) =>
       </p>`
     : nothing
 
-/** The network's name for people ("Base", "Local test chain") and its icon, from the registry. */
-export const networkName = ({ state }: View) =>
-  state.network?.displayName ?? state.network?.name ?? state.session?.network ?? ''
+/**
+ * The network's name for people: the registry's ("Base"), or in the customer's language where
+ * the name is words, not a brand (the sandbox's "Local test chain").
+ */
+export const networkName = ({ state, t }: View) => {
+  const name = state.network?.displayName ?? state.network?.name ?? state.session?.network ?? ''
+  return t.networks[name] ?? name
+}
 
 export const tokenAmount = ({ host, state }: View, symbol?: string) =>
   formatTokenAmount(state.amount ?? state.session?.amount ?? '', symbol, host.resolvedLocale)
