@@ -175,7 +175,9 @@ test('hosted demo: shop → pay with the Sandbox Wallet → paid → partial and
   const statuses = ['CREATED', 'PENDING', 'FUNDED', 'CAPTURING', 'FUNDED', 'CAPTURING', 'SUCCEEDED']
   await expect(rows).toHaveCount(statuses.length)
   await expect(rows.filter({ hasText: 'Signature verified' })).toHaveCount(statuses.length)
-  await expect(rows.first()).toContainText('SUCCEEDED')
+  await expect(rows.first().locator('td[data-label="Status"]')).toHaveText('SUCCEEDED')
+  await expect(rows.first().locator('td[data-label="Confirmed with API"]')).toHaveText('SUCCEEDED')
+  await expect(rows.last().locator('td[data-label="Status"]')).toHaveText('CREATED')
 
   // The customer's order page follows.
   await page.goto(`${origin}${base}#/orders/${id}`)
