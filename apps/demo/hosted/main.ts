@@ -179,6 +179,7 @@ async function checkout(w: World, id: string) {
         wallet: w.wallet,
         cdnAvailable: true,
         integrity: undefined,
+        how: html`<p>In this simulation the merchant's server side (<code>@paysession/server</code>, with the sandbox's API key) runs in this tab: it created the payment session in the service that also runs here, and this page shows the session's id and short-lived token. The checkout is the same script-tag build a merchant adds, handed the in-page service through its <code>fetch</code> property and the in-page chain through the Sandbox Wallet. On a real site the server side stays on your server, and the checkout talks to the service over HTTPS, as in the snippet below.</p>`,
       }),
       'shop',
     )
