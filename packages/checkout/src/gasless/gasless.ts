@@ -66,7 +66,7 @@ export function gaslessNote(tokens: string[], locale: string): string {
 }
 
 /** "Pay without network fees", the main action when the wallet holds no coin for gas. */
-export function gaslessButton(ctl: CheckoutController, locale: string): TemplateResult {
+export function gaslessButton(ctl: Readonly<CheckoutController>, locale: string): TemplateResult {
   const t = words(locale)
   const primary = ctl.state?.gasWarning
   return html`<button
@@ -74,7 +74,7 @@ export function gaslessButton(ctl: CheckoutController, locale: string): Template
       part="gasless"
       type="button"
       ?data-autofocus=${primary}
-      @click=${() => ctl.checkout?.pay({ gasless: true })}
+      @click=${() => ctl.pay({ gasless: true })}
     >
       ${t.pay}
     </button>
