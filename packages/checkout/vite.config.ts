@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { defineConfig, type Plugin } from 'vite'
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'))
@@ -45,8 +46,49 @@ const staticSecp256k1: Plugin = {
   },
 }
 
+// Smaller stand-ins, in this build only, for dependency code the payment carries but does not
+// need in full: noble's Keccak (cdn/keccak256.ts), eventemitter3 under wagmi's emitter
+// (cdn/eventEmitter.ts), query-core's mutation cache and infinite queries (cdn/queryCore.ts).
+// Together 4.4 KB gzip of the complete payment. Each is checked against what its users call, so
+// a dependency update that needs more fails this build instead of failing in a browser.
+const cdn = (file: string) => fileURLToPath(new URL(`./cdn/${file}`, import.meta.url))
+const queryCore = /@tanstack[\\/]query-core[\\/]build[\\/]modern[\\/]/
+const standIns: Plugin = {
+  name: 'paysession:stand-ins',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === '@noble/hashes/sha3') return cdn('keccak256.ts')
+    if (
+      source === 'eventemitter3' &&
+      /@wagmi[\\/]core[\\/].*createEmitter\.js$/.test(importer ?? '')
+    )
+      return cdn('eventEmitter.ts')
+    if (
+      queryCore.test(importer ?? '') &&
+      /^\.\/(mutationCache|infiniteQueryBehavior)\.js$/.test(source)
+    )
+      return cdn('queryCore.ts')
+  },
+  transform(code, id) {
+    const calls = (pattern: RegExp) => new Set([...code.matchAll(pattern)].map((m) => m[1]))
+    const check = (used: Set<string | undefined>, known: string[], what: string) => {
+      for (const method of used)
+        if (!known.includes(method!))
+          throw new Error(`${what} now calls ${method}: revisit cdn/ and this plugin`)
+    }
+    if (/@wagmi[\\/]core[\\/].*createEmitter\.js$/.test(id))
+      check(calls(/_emitter\.(\w+)/g), ['on', 'once', 'off', 'emit', 'listenerCount'], 'wagmi')
+    if (queryCore.test(id) && id.endsWith('queryClient.js'))
+      check(
+        calls(/#mutationCache\.(\w+)/g),
+        ['findAll', 'resumePausedMutations', 'clear'],
+        'QueryClient',
+      )
+  },
+}
+
 export default defineConfig({
-  plugins: [staticSecp256k1, minifyLitCss()],
+  plugins: [standIns, staticSecp256k1, minifyLitCss()],
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
