@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
 import { defineConfig, type Plugin } from 'vite'
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'))
@@ -30,6 +31,39 @@ const minifyLitCss = (): Plugin => ({
     )
   },
 })
+
+// Lit ships html`` as written too: in the element's templates, each run of white space holding a
+// line break becomes one space, which HTML renders the same (no <pre> or <textarea> here).
+const squeezeLitHtml: Plugin = {
+  name: 'paysession:squeeze-lit-html',
+  transform(code, id) {
+    if (!/[\\/]src[\\/]components[\\/].*\.ts$/.test(id)) return
+    const source = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true)
+    const edits: { start: number; end: number; text: string }[] = []
+    const visit = (node: ts.Node) => {
+      if (ts.isTaggedTemplateExpression(node) && /^(html|svg)$/.test(node.tag.getText(source))) {
+        const { template } = node
+        const parts = ts.isNoSubstitutionTemplateLiteral(template)
+          ? [template]
+          : [template.head, ...template.templateSpans.map((span) => span.literal)]
+        for (const part of parts) {
+          // The text between ` or } and ${ or `.
+          const start = part.getStart(source) + 1
+          const end =
+            part.getEnd() -
+            (ts.isTemplateTail(part) || ts.isNoSubstitutionTemplateLiteral(part) ? 1 : 2)
+          const text = code.slice(start, end).replace(/\s*\n\s*/g, ' ')
+          if (text !== code.slice(start, end)) edits.push({ start, end, text })
+        }
+      }
+      ts.forEachChild(node, visit)
+    }
+    visit(source)
+    return edits
+      .sort((a, b) => b.start - a.start)
+      .reduce((out, edit) => out.slice(0, edit.start) + edit.text + out.slice(edit.end), code)
+  },
+}
 
 // viem loads secp256k1 with a dynamic import inside recoverPublicKey, which only the EIP-5792
 // chunk's sendCalls graph reaches (and never runs: the wallet signs). A dynamic chunk inside a
@@ -88,7 +122,7 @@ const standIns: Plugin = {
 }
 
 export default defineConfig({
-  plugins: [standIns, staticSecp256k1, minifyLitCss()],
+  plugins: [standIns, staticSecp256k1, minifyLitCss(), squeezeLitHtml],
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
