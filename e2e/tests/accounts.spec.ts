@@ -50,8 +50,13 @@ test('smart account: EIP-5792 call bundle, the bundler’s real transaction is r
   const { errors } = await openCheckout(page, order.path, 0)
   await useAccount(page, 'smart')
   await connect(page)
+  // The account holds no ETH, but its bundler pays the fee: no "no ETH" notice.
+  expect(await chain.getBalance({ address: smartAccount.address })).toBe(0n)
+  await expect(dialog(page).getByRole('button', { name: /^USDC/ })).toBeEnabled()
+  await expect(dialog(page).getByText(/no ETH to pay the network fee/)).toHaveCount(0)
   await chooseToken(page, 'USDC')
   await expect(dialog(page).getByText(smartAccount.address.slice(0, 6))).toBeVisible()
+  await expect(dialog(page).getByText(/no ETH to pay the network fee/)).toHaveCount(0)
   await reviewPayButton(page).click()
   await waitForStep(page, 'paid')
   await expectPaidView(page)

@@ -37,7 +37,7 @@ const minifyLitCss = (): Plugin => ({
 const squeezeLitHtml: Plugin = {
   name: 'paysession:squeeze-lit-html',
   transform(code, id) {
-    if (!/[\\/]src[\\/]components[\\/].*\.ts$/.test(id)) return
+    if (!/[\\/]checkout[\\/]src[\\/].*\.ts$/.test(id)) return
     const source = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true)
     const edits: { start: number; end: number; text: string }[] = []
     const visit = (node: ts.Node) => {

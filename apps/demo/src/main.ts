@@ -44,19 +44,17 @@ const demo = await startDemo({
     webhookSecret: env.PAYSESSION_WEBHOOK_SECRET || undefined,
     fundingWindowSeconds,
     tokenTtlSeconds,
+    // `strict`: a service that does only what the spec promises; the shop works with either.
+    profile: (env.PAYSESSION_PROFILE || undefined) as 'default' | 'strict' | undefined,
     // The sandbox posts to the demo's own /webhooks; PAYSESSION_WEBHOOK_URL gets them forwarded.
     quiet: true,
   },
   forwardWebhooksTo: forwardTo,
   hosts: (env.PAYSESSION_DEMO_HOSTS ?? '').split(',').filter(Boolean),
 }).catch((error: unknown) => {
+  // A taken port is a PortInUseError: its sentence names the port and the variable to set.
   const text = error instanceof Error ? error.message : String(error)
   console.error(`The demo could not start: ${text}`)
-  if (/EADDRINUSE/.test(text)) {
-    console.error(
-      'A port is taken. Set PAYSESSION_DEMO_PORT, PAYSESSION_PORT or PAYSESSION_CHAIN_PORT to free ones.',
-    )
-  }
   process.exit(1)
 })
 
@@ -72,7 +70,7 @@ const lines = [
     ? '  SPA checkout      not built (it needs the @paysession/checkout build: npm run setup)'
     : `  SPA checkout      ${shown}/spa/<session id> (pick "SPA" in the shop)`,
   '',
-  `  Sandbox API       ${sb.apiUrl}   key ${sb.apiKey}`,
+  `  Sandbox API       ${sb.apiUrl}   key ${sb.apiKey}${sb.profile === 'strict' ? '   (strict profile)' : ''}`,
   `  Chain RPC         ${sb.rpcUrl}   chain id ${sb.chainId}`,
   `  Webhooks          ${demo.url}/webhooks, verified with the sandbox's secret`,
   ...(forwardTo

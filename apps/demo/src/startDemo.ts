@@ -2,9 +2,15 @@ import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Sandbox, type SandboxOptions, startSandbox } from '@paysession/sandbox'
+import {
+  isAddressInUse,
+  PortInUseError,
+  type Sandbox,
+  type SandboxOptions,
+  startSandbox,
+} from '@paysession/sandbox'
 import { createPaySessionClient } from '@paysession/server'
-import { createRelayHandler } from '@paysession/server/relay'
+import { createFileRelayStore, createRelayHandler } from '@paysession/server/relay'
 import { createBalanceReader } from './server/balances.js'
 import { createDemoServer } from './server/createDemoServer.js'
 import { createOrderStore } from './server/orders.js'
@@ -88,6 +94,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       // The merchant's relayer for gasless payments: the sandbox's funded relayer account.
       relay: createRelayHandler({
         client,
+        // Read with the order's token (the spec's credential), and kept across restarts.
+        sessionTokenOf: (id) => orders.get(id)?.sessionToken,
+        ...(dataDir ? { store: createFileRelayStore(join(dataDir, 'demo-relay.json')) } : {}),
         relayer: sandbox.relayer.privateKey,
         networks: {
           [sandbox.network]: {
@@ -115,13 +124,19 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         spa: join(appRoot, 'dist', 'spa'),
       },
     })
+    const port = options.port ?? 3000
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(options.port ?? 3000, '127.0.0.1', () => resolve())
+      server.once('error', (error) =>
+        reject(
+          isAddressInUse(error)
+            ? new PortInUseError(port, 'the demo shop', 'PAYSESSION_DEMO_PORT', { cause: error })
+            : error,
+        ),
+      )
+      server.listen(port, '127.0.0.1', () => resolve())
     })
-    const { port } = server.address() as AddressInfo
-    const url = `http://127.0.0.1:${port}`
-    webhookUrl = `http://127.0.0.1:${port}/webhooks`
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    webhookUrl = `${url}/webhooks`
     sandbox.setWebhookUrl(webhookUrl)
     return {
       url,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatPrice, groupDigits, sumDecimals } from '../src/catalog/money.ts'
+import { formatPrice, groupDigits, subtractDecimals, sumDecimals } from '../src/catalog/money.ts'
 
 describe('amounts as the demo shows them', () => {
   it('groups thousands in the decimal string itself, every decimal kept', () => {
@@ -21,5 +21,12 @@ describe('amounts as the demo shows them', () => {
     expect(sumDecimals(['0.00', '0.00'])).toBe('0.00')
     expect(sumDecimals([])).toBe('0.00')
     expect(sumDecimals(['9007199254740993.01', '0.01'])).toBe('9007199254740993.02')
+  })
+
+  it('subtracts what was captured exactly, never below zero', () => {
+    expect(subtractDecimals('12.00', '5.00')).toBe('7.00')
+    expect(subtractDecimals('10.1', '0.000001')).toBe('10.099999')
+    expect(subtractDecimals('9007199254740993.02', '0.01')).toBe('9007199254740993.01')
+    expect(subtractDecimals('1.00', '2.00')).toBe('0.00')
   })
 })

@@ -43,7 +43,7 @@ const dialog = lazy.find((file) => file.startsWith('checkout.dialog'))
 if (!dialog) throw new Error('no dialog chunk imported lazily by the first file')
 // Each language is a chunk the first file imports lazily, beside the dialog and the button's read.
 const catalogs = lazy.filter((file) => /^(de|en|es|fr|it|ja|ko|nl|pt-BR|zh-CN)\.js$/.test(file))
-const reader = lazy.find((file) => file.startsWith('checkout.read'))
+const reader = lazy.find((file) => file.startsWith('preview.read'))
 if (!reader) throw new Error('no session read chunk imported lazily by the first file')
 if (catalogs.length < 10) throw new Error(`expected 10 language chunks, found ${catalogs.length}`)
 const locale = catalogs.reduce((max, file) => Math.max(max, gzip(file)), 0)

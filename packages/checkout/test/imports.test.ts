@@ -3,8 +3,12 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
 
-// The widget's modules form no import cycle: the element uses its controller, the controller
-// uses core, and nothing imports back up (type-only and dynamic imports count too).
+// The widget's modules form no import cycle: the element uses its controllers, the controllers
+// use core, and nothing imports back up (type-only and dynamic imports count too). And each layer
+// talks only to the next: views (components/, gasless/) import core for types only, never assign
+// a controller's or the element's fields, never reach core's checkout behind the controller; the
+// controllers never import the element; the first file loads the checkout controller only through
+// the dialog's chunk (so that the button carries no wallet code).
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src')
 const files = (dir: string): string[] =>
@@ -72,4 +76,105 @@ test('no import cycle in packages/checkout/src', () => {
     for (const target of targets) expect(graph.has(target), target).toBe(true)
   const cycle = findCycle(graph)
   expect(cycle?.map((file) => relative(src, file))).toBeUndefined()
+})
+
+// Packages whose code the views must not run: the controllers (preview.controller.ts, the
+// checkout controller) are the widget's only callers of core.
+const engine = /^(@paysession\/(core|protocol)|@wagmi\/core|viem)(\/|$)/
+const views = /^(components|gasless)\//
+
+/** Every `import`/`export … from` statement: its specifier and whether it brings only types. */
+function statements(text: string) {
+  return [
+    ...text.matchAll(/\b(import|export)\s+(type\s+)?([^;'"]*?)\s*from\s+['"]([^'"]+)['"]/g),
+  ].map((match) => {
+    const names = match[3]!.match(/\{([^}]*)\}/)?.[1]
+    const allTypes = names
+      ?.split(',')
+      .map((name) => name.trim())
+      .filter(Boolean)
+      .every((name) => name.startsWith('type '))
+    return { specifier: match[4]!, typeOnly: Boolean(match[2]) || allTypes === true }
+  })
+}
+
+/** Why a module (its path under src/, its text) breaks the widget's layers; empty when it does not. */
+export function layerViolations(path: string, text: string): string[] {
+  const found: string[] = []
+  const inViews = views.test(path)
+  for (const { specifier, typeOnly } of statements(text)) {
+    if (inViews && engine.test(specifier) && !typeOnly)
+      found.push(`${path}: a view imports ${specifier} (only the controllers call core)`)
+    if (path.startsWith('controllers/') && specifier.includes('/components/'))
+      found.push(
+        `${path}: a controller imports the element (${specifier}); declare a host interface`,
+      )
+    if (
+      path === 'components/checkout/checkout.component.ts' &&
+      specifier.endsWith('/checkout.controller.js') &&
+      !typeOnly
+    )
+      found.push(
+        `${path}: the first file imports the checkout controller (load it with the dialog)`,
+      )
+  }
+  if (inViews) {
+    const assignment =
+      /\b(ctl|controller|host|preview)\??\.([\w$]+)\s*(\+\+|--|(?:[-+*/%&|^]|\?\?|&&|\|\|)?=(?!=))/g
+    for (const match of text.matchAll(assignment))
+      found.push(`${path}: assigns ${match[1]}.${match[2]} (call a controller's method instead)`)
+    for (const match of text.matchAll(/\b(ctl|controller)\??\.(checkout|config)\b/g))
+      found.push(`${path}: reaches ${match[1]}.${match[2]}, core's side of the controller`)
+  }
+  return found
+}
+
+test('the layer check finds each kind of violation', () => {
+  const view = 'components/checkout/checkout.dialog.ts'
+  expect(layerViolations(view, "import { parseAmount } from '@paysession/core'")).toHaveLength(1)
+  expect(
+    layerViolations(view, "import { type CheckoutState, formatDecimal } from '@paysession/core'"),
+  ).toHaveLength(1)
+  expect(
+    layerViolations('gasless/gasless.ts', "import { getBalance } from 'viem/actions'"),
+  ).toHaveLength(1)
+  expect(layerViolations(view, "import type { CheckoutState } from '@paysession/core'")).toEqual([])
+  expect(layerViolations(view, "import { type CheckoutState } from '@paysession/core'")).toEqual([])
+  expect(layerViolations(view, '() => { ctl.pickingWallet = true }')).toHaveLength(1)
+  expect(layerViolations(view, '() => { ctl?.copied ??= text }')).toHaveLength(1)
+  expect(layerViolations(view, 'host._preview = session')).toHaveLength(1)
+  expect(layerViolations(view, 'this.preview.session = undefined')).toHaveLength(1)
+  expect(layerViolations(view, 'if (ctl.pickingWallet === true) ctl.pickWallet()')).toEqual([])
+  expect(layerViolations(view, '() => ctl.checkout?.pay()')).toHaveLength(1)
+  expect(layerViolations(view, 'resolveSessionAssets(ctl.config!.registry, session)')).toHaveLength(
+    1,
+  )
+  expect(
+    layerViolations(
+      'controllers/checkout.controller.ts',
+      "import type { PaySessionCheckout } from '../components/checkout/checkout.component.js'",
+    ),
+  ).toHaveLength(1)
+  expect(
+    layerViolations(
+      'components/checkout/checkout.component.ts',
+      "import { CheckoutController } from '../../controllers/checkout.controller.js'",
+    ),
+  ).toHaveLength(1)
+  // The controllers are core's callers: they may import it.
+  expect(
+    layerViolations(
+      'controllers/checkout.controller.ts',
+      "import { createCheckout } from '@paysession/core'",
+    ),
+  ).toEqual([])
+})
+
+test('packages/checkout/src keeps its layers: views → controllers → core', () => {
+  const modules = files(src).map((file) => relative(src, file).split('\\').join('/'))
+  expect(modules.filter((path) => views.test(path)).length).toBeGreaterThan(4)
+  const found = modules.flatMap((path) =>
+    layerViolations(path, readFileSync(join(src, path), 'utf8')),
+  )
+  expect(found).toEqual([])
 })

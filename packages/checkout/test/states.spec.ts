@@ -157,6 +157,34 @@ test('after a reload mid-payment it resumes, never a fresh pay button', async ({
   await expect(payButton(page)).toHaveText('Paid')
 })
 
+test('before the dialog code runs, the button reads the session and the payment this browser recorded', async ({
+  page,
+}) => {
+  const session = await createSession('10.00', 'USD')
+  const id = session.paymentSessionId
+  // The dialog's code never arrives: what the button says comes from the first file alone.
+  await page.route(/checkout\.dialog-[^/]*\.js$/, (route) => route.abort())
+  await openPage(page, session)
+  await expect(payButton(page)).toHaveText('Pay $10.00')
+  const ready = (await events(page)).find((e) => e.type === 'paysession-ready')
+  expect(ready?.detail).toMatchObject({ sessionId: id, amount: '10.00', currency: 'USD' })
+  expect(
+    await page.evaluate(() => (document.querySelector('paysession-checkout') as any).state),
+  ).toBeUndefined()
+  // A payment this browser started (core's "never twice" record, written before a prompt).
+  await page.evaluate((sessionId) => {
+    localStorage.setItem(
+      `paysession:payment:${sessionId}`,
+      JSON.stringify({ version: 1, sessionId, state: 'prompting', createdAt: Date.now() }),
+    )
+  }, id)
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Payment in progress')
+  await page.evaluate((sessionId) => localStorage.removeItem(`paysession:payment:${sessionId}`), id)
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Pay $10.00')
+})
+
 test('completed after the merchant captures', async ({ page }) => {
   const session = await createSession('10.00', 'USD')
   await payOutside(session)

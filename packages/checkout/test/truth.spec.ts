@@ -61,6 +61,8 @@ test('amounts at the token precision are shown exactly: review, wallet, paid (de
   await waitForStep(page, 'chooseToken')
   await dialog(page).getByRole('button', { name: /USDC/ }).click()
   await waitForStep(page, 'review')
+  // The sandbox network's name is words, so it is German too.
+  await expect(dialog(page).locator('dd', { hasText: 'Lokales Testnetzwerk' })).toBeVisible()
   // The amount row, and the header's total above every step: both exact.
   await expect(dialog(page).getByText('1.234,000001 $', { exact: true })).toHaveCount(2)
   await expect(dialog(page).locator('dd strong')).toHaveText('1.234,000001 $')

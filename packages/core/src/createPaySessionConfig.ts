@@ -6,10 +6,10 @@ import {
   type Config as WagmiConfig,
 } from '@wagmi/core'
 import type { Chain } from 'viem'
+import { createApiConfig } from './api/config.js'
 import { rpcTransport } from './chain/transport.js'
 import { createRegistry } from './registry/registry.js'
 import type { Registry } from './registry/types.js'
-import { checkApiBase } from './utils/apiBase.js'
 import { getDefaultStorage, type PaySessionStorage } from './utils/storage.js'
 
 export type PollingSettings = {
@@ -78,8 +78,8 @@ export function createPaySessionConfig(
   const registry =
     parameters.registry ?? createRegistry({ localRpcUrl: parameters.rpcUrls?.[31337] })
   return {
-    apiBase: checkApiBase(parameters.apiBase),
-    fetch: parameters.fetch ?? ((...args) => globalThis.fetch(...args)),
+    // The service's calls: base URL, fetch and time-out, as a page without a wallet builds them.
+    ...createApiConfig(parameters),
     storage: parameters.storage ?? getDefaultStorage(),
     registry,
     wagmiConfig: parameters.wagmiConfig ?? buildWagmiConfig(registry, parameters),
@@ -93,7 +93,6 @@ export function createPaySessionConfig(
       ...parameters.polling,
     },
     confirmations: parameters.confirmations ?? 1,
-    requestTimeout: parameters.requestTimeout ?? 15_000,
     reportRetries: parameters.reportRetries ?? 8,
   }
 }

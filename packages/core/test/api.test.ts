@@ -2,6 +2,7 @@ import { createWalletClient, http, parseAbi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
+  createApiConfig,
   createCheckout,
   getSession,
   type PaySessionError,
@@ -41,6 +42,22 @@ const codeOf = (promise: Promise<unknown>) =>
 const config = () => paySessionConfig(sb, mockWagmi(sb, sb.customers[0]!.address))
 
 describe('service client (session token)', () => {
+  test('a read without a wallet: createApiConfig checks the base URL and reads the session', async () => {
+    const created = await createSession(sb, '10.00')
+    const session = await getSession(createApiConfig({ apiBase: `${sb.apiUrl}/api/v1` }), {
+      sessionId: created.paymentSessionId,
+      sessionToken: created.paymentSessionToken,
+    })
+    expect(session).toMatchObject({
+      paymentSessionId: created.paymentSessionId,
+      amount: '10.00',
+      network: 'LOCAL',
+    })
+    expect(() => createApiConfig({ apiBase: 'http://pay.example.com' })).toThrow(
+      expect.objectContaining({ code: 'INSECURE_API_BASE' }),
+    )
+  })
+
   test('reads a new session on both base URL forms; CREATED or PENDING; extensions kept', async () => {
     const created = await createSession(sb, '10.00')
     for (const apiBase of [sb.apiUrl, `${sb.apiUrl}/api/v1/`]) {

@@ -96,6 +96,8 @@ export function createTestWallet(rpcUrl: string, account: Address, knownChains =
     hold: undefined as Promise<void> | undefined,
     release: () => {},
     pendingPrompts: 0,
+    /** The answer to `wallet_getCapabilities` (EIP-5792); unset: the wallet does not speak it. */
+    capabilities: undefined as Record<string, Record<string, unknown>> | undefined,
     holdNext() {
       this.hold = new Promise<void>((resolve) => {
         this.release = resolve
@@ -152,6 +154,10 @@ export function createTestWallet(rpcUrl: string, account: Address, knownChains =
           emit('chainChanged', numberToHex(next))
           return null
         }
+        case 'wallet_getCapabilities':
+          if (!wallet.capabilities)
+            throw Object.assign(new Error('Unsupported method'), { code: 4200 })
+          return wallet.capabilities
         case 'eth_sendTransaction': {
           if (wallet.rejectNext) {
             wallet.rejectNext = false

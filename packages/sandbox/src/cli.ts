@@ -83,11 +83,8 @@ if (values.help) {
     pollIntervalMs: num(env.PAYSESSION_POLL_INTERVAL_MS),
   }).catch((e: unknown) => {
     const text = e instanceof Error ? e.message : String(e)
+    // A taken port is a PortInUseError: its sentence names the port and the setting to change.
     console.error(`The sandbox could not start: ${text}`)
-    if (/Address already in use|EADDRINUSE/.test(text))
-      console.error(
-        'A port is taken by another program. Choose free ones with --port / --chain-port (PAYSESSION_PORT, PAYSESSION_CHAIN_PORT).',
-      )
     process.exit(1)
   })
   const lines = [

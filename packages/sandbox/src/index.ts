@@ -44,6 +44,7 @@ export {
 } from './chain/tokens.js'
 export { isProfile, type Profile, profiles } from './http/profile.js'
 export { startRewritingProxy } from './http/rewritingProxy.js'
+export { isAddressInUse, PortInUseError } from './portInUse.js'
 export { DEFAULT_API_KEY } from './service/context.js'
 export { signWebhook } from './service/webhooks.js'
 

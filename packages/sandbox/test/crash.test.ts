@@ -372,7 +372,7 @@ test('an anvil left running for this data folder is stopped at start; a port tak
   await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r))
   const port = (blocker.address() as AddressInfo).port
   await expect(launch(dir, { PAYSESSION_CHAIN_PORT: String(port) })).rejects.toThrow(
-    /A port is taken by another program/,
+    `Port ${port} is in use by another program, so the local chain (anvil) cannot listen on it. Stop that program, or set PAYSESSION_CHAIN_PORT (chainPort) to a free port.`,
   )
   blocker.close()
 })

@@ -2,6 +2,7 @@ import { assertNotBrowser } from './guard.js'
 
 assertNotBrowser()
 
+export { createFileRelayStore } from './relay/createFileRelayStore.js'
 export {
   createRelayHandler,
   type RelayHandler,

@@ -1,7 +1,11 @@
-import { type Sandbox, startSandbox } from '@paysession/sandbox'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { eip3009Abi, type Sandbox, startSandbox } from '@paysession/sandbox'
 import {
   type Address,
   createPublicClient,
+  createTestClient,
   createWalletClient,
   erc20Abi,
   getAddress,
@@ -14,7 +18,12 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPaySessionClient, type PaySessionClient } from '../src/index.js'
-import { createRelayHandler, type RelayHandler } from '../src/relay.js'
+import {
+  createFileRelayStore,
+  createRelayHandler,
+  type RelayHandler,
+  type RelayHandlerOptions,
+} from '../src/relay.js'
 
 // The relay against the real sandbox: anvil, the EIP-3009 test tokens, sessions over HTTP.
 let sb: Sandbox
@@ -48,18 +57,24 @@ beforeAll(async () => {
   sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, pollIntervalMs: 50 })
   client = createPaySessionClient({ baseUrl: sb.apiUrl, apiKey: sb.apiKey })
   publicClient = createPublicClient({ transport: http(sb.rpcUrl) })
-  relay = createRelayHandler({
-    client,
-    relayer: sb.relayer.privateKey,
+  relay = relayWith()
+}, 60_000)
+
+/** A relay for the sandbox's tokens: each call is a freshly (re)started relay process. */
+function relayWith(options: Partial<RelayHandlerOptions> = {}, of: Sandbox = sb) {
+  return createRelayHandler({
+    client: createPaySessionClient({ apiBase: of.apiUrl, apiKey: of.apiKey }),
+    relayer: of.relayer.privateKey,
     networks: {
       LOCAL: {
-        chainId: sb.chainId,
-        rpcUrl: sb.rpcUrl,
-        tokens: { USDC: sb.tokens.USDC.address, EURC: sb.tokens.EURC.address },
+        chainId: of.chainId,
+        rpcUrl: of.rpcUrl,
+        tokens: { USDC: of.tokens.USDC.address, EURC: of.tokens.EURC.address },
       },
     },
+    ...options,
   })
-}, 60_000)
+}
 afterAll(() => sb?.stop())
 
 /** A customer holding 100 USDC and no ETH. */
@@ -115,11 +130,12 @@ function post(
   paymentSessionId: string,
   { message, signature }: Awaited<ReturnType<typeof authorize>>,
   token = 'USDC',
+  to: RelayHandler = relay,
 ) {
   const authorization = Object.fromEntries(
     Object.entries(message).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]),
   )
-  return relay(
+  return to(
     new Request('http://shop.test/relay', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -257,5 +273,170 @@ describe('relay handler', () => {
     const plain = await relay(new Request('http://relay.test/', { method: 'OPTIONS' }))
     expect(plain.status).toBe(405)
     expect(plain.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})
+
+const hashOf = async (res: Response) =>
+  ((await res.json()) as { transactionHash: Hex }).transactionHash
+
+// What a restart of the relay means. EIP-3009: `transferWithAuthorization` marks (from, nonce)
+// used in `authorizationState` before it moves anything, and refuses a used one ("authorization
+// is used or canceled"): a second on-chain submission of the same authorization reverts.
+describe('after a restart', () => {
+  const testClient = () => createTestClient({ mode: 'anvil', transport: http(sb.rpcUrl) })
+  const transfersTo = async (otw: Address) =>
+    publicClient.getContractEvents({
+      address: sb.tokens.USDC.address,
+      abi: erc20Abi,
+      eventName: 'Transfer',
+      args: { to: otw },
+      fromBlock: 0n,
+    })
+
+  test('memory store: the same authorization again never moves money twice', async () => {
+    const customer = await customerWithoutGas()
+    const s = await session()
+    const signed = await authorize(customer.key, s.otw)
+    await testClient().setAutomine(false)
+    let first: Hex
+    try {
+      first = await hashOf(await post(s.id, signed, 'USDC', relayWith()))
+      // Restarted before the transfer was mined: the memory store forgot it. anvil estimates
+      // gas against its pending transactions, so the relay is refused before it sends.
+      const restarted = await post(s.id, signed, 'USDC', relayWith())
+      expect(restarted.status).toBe(409)
+      expect(((await restarted.json()) as any).error.code).toBe('AUTHORIZATION_USED')
+      await testClient().mine({ blocks: 1 })
+    } finally {
+      await testClient().setAutomine(true)
+    }
+    expect((await publicClient.waitForTransactionReceipt({ hash: first })).status).toBe('success')
+    // A node that estimates against the latest block would send it: on chain it reverts, as
+    // this submission of the same authorization, with the gas set by hand, shows.
+    const { message, signature } = signed
+    const relayer = createWalletClient({
+      account: privateKeyToAccount(sb.relayer.privateKey),
+      transport: http(sb.rpcUrl),
+    })
+    const replay = await relayer.writeContract({
+      chain: null,
+      address: sb.tokens.USDC.address,
+      abi: eip3009Abi,
+      functionName: 'transferWithAuthorization',
+      args: [
+        message.from,
+        message.to,
+        message.value,
+        message.validAfter,
+        message.validBefore,
+        message.nonce,
+        signature,
+      ],
+      gas: 200_000n,
+    })
+    expect((await publicClient.waitForTransactionReceipt({ hash: replay })).status).toBe('reverted')
+    expect(await transfersTo(s.otw)).toHaveLength(1)
+    // Restarted again once it is mined: refused before anything is sent.
+    const third = await post(s.id, signed, 'USDC', relayWith())
+    expect(third.status).toBe(409)
+    expect(((await third.json()) as any).error.code).toMatch(
+      /AUTHORIZATION_USED|SESSION_NOT_PAYABLE/,
+    )
+    expect(await transfersTo(s.otw)).toHaveLength(1)
+  })
+
+  test('file store: a restarted relay answers with the same hash and refuses a second authorization', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relay-store-'))
+    const file = join(dir, 'relay.json')
+    try {
+      const customer = await customerWithoutGas()
+      const s = await session()
+      const signed = await authorize(customer.key, s.otw)
+      await testClient().setAutomine(false)
+      let first: Hex
+      try {
+        first = await hashOf(
+          await post(s.id, signed, 'USDC', relayWith({ store: createFileRelayStore(file) })),
+        )
+        expect(JSON.parse(readFileSync(file, 'utf8'))[s.id]).toMatchObject({ hash: first })
+        const restarted = relayWith({ store: createFileRelayStore(file) })
+        const again = await post(s.id, signed, 'USDC', restarted)
+        expect(again.status).toBe(200)
+        expect(await hashOf(again)).toBe(first)
+        // Another authorization for the same session, while the first can still run: refused.
+        const other = await post(s.id, await authorize(customer.key, s.otw), 'USDC', restarted)
+        expect(other.status).toBe(409)
+        expect(((await other.json()) as any).error.code).toBe('ALREADY_RELAYED')
+        await testClient().mine({ blocks: 1 })
+      } finally {
+        await testClient().setAutomine(true)
+      }
+      expect((await publicClient.waitForTransactionReceipt({ hash: first })).status).toBe('success')
+      expect(await transfersTo(s.otw)).toHaveLength(1)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('a service that lets only the session token read a session (strict profile)', () => {
+  let strict: Sandbox
+  beforeAll(async () => {
+    strict = await startSandbox({ port: 0, chainPort: 0, quiet: true, profile: 'strict' })
+  }, 60_000)
+  afterAll(() => strict?.stop())
+
+  test('with sessionTokenOf the relay reads with the stored token and submits', async () => {
+    const merchant = createPaySessionClient({ apiBase: strict.apiUrl, apiKey: strict.apiKey })
+    const created = await merchant.createSession({ amount: '10.00', currency: 'USD' })
+    const id = created.paymentSessionId
+    const tokens = new Map([[id, created.paymentSessionToken]])
+    // The strict create answer is the short one: the one-time wallet is read with the token.
+    const otw = getAddress(
+      (await merchant.getSession(id, { sessionToken: created.paymentSessionToken }))
+        .oneTimeWalletAddress!,
+    )
+    const key = generatePrivateKey()
+    const minter = createWalletClient({
+      account: privateKeyToAccount(strict.customers[0]!.privateKey),
+      transport: http(strict.rpcUrl),
+    })
+    const strictChain = createPublicClient({ transport: http(strict.rpcUrl) })
+    await strictChain.waitForTransactionReceipt({
+      hash: await minter.writeContract({
+        chain: null,
+        address: strict.tokens.USDC.address,
+        abi: mintAbi,
+        functionName: 'mint',
+        args: [privateKeyToAccount(key).address, parseUnits('100', 6)],
+      }),
+    })
+    const now = (await strictChain.getBlock()).timestamp
+    const message = {
+      from: privateKeyToAccount(key).address,
+      to: otw,
+      value: parseUnits('10', 6),
+      validAfter: 0n,
+      validBefore: now + 600n,
+      nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+    }
+    const signature = await privateKeyToAccount(key).signTypedData({
+      domain: {
+        name: 'USD Coin (test)',
+        version: '2',
+        chainId: strict.chainId,
+        verifyingContract: strict.tokens.USDC.address,
+      },
+      types,
+      primaryType: 'TransferWithAuthorization',
+      message,
+    })
+    const withoutToken = await post(id, { message, signature }, 'USDC', relayWith({}, strict))
+    expect(withoutToken.status).toBe(503) // the API key may not read the session
+    const withToken = relayWith({ sessionTokenOf: (sessionId) => tokens.get(sessionId) }, strict)
+    const res = await post(id, { message, signature }, 'USDC', withToken)
+    expect(res.status).toBe(200)
+    const receipt = await strictChain.waitForTransactionReceipt({ hash: await hashOf(res) })
+    expect(receipt.status).toBe('success')
   })
 })

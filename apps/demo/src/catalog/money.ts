@@ -19,9 +19,24 @@ export function formatPrice(amount: string, currency: string): string {
 
 /** Exact sum of decimal strings, with at least two decimals ("6.5" + "1.25" → "7.75"). */
 export function sumDecimals(amounts: string[]): string {
-  const parsed = amounts.map((a) => decimal.exec(a)).filter((m) => m !== null)
-  const scale = Math.max(2, ...parsed.map((m) => m[2]?.length ?? 0))
-  const total = parsed.reduce((sum, m) => sum + BigInt(m[1]! + (m[2] ?? '').padEnd(scale, '0')), 0n)
-  const digits = total.toString().padStart(scale + 1, '0')
+  return combine(
+    amounts,
+    amounts.map(() => 1n),
+  )
+}
+
+/** Exact `amount - minus`, never below zero ("12.00" - "5.00" → "7.00"). */
+export function subtractDecimals(amount: string, minus: string): string {
+  return combine([amount, minus], [1n, -1n])
+}
+
+function combine(amounts: string[], signs: bigint[]): string {
+  const parsed = amounts.map((a) => decimal.exec(a))
+  const scale = Math.max(2, ...parsed.map((m) => m?.[2]?.length ?? 0))
+  const total = parsed.reduce(
+    (sum, m, i) => (m ? sum + signs[i]! * BigInt(m[1]! + (m[2] ?? '').padEnd(scale, '0')) : sum),
+    0n,
+  )
+  const digits = (total < 0n ? 0n : total).toString().padStart(scale + 1, '0')
   return `${digits.slice(0, -scale)}.${digits.slice(-scale)}`
 }

@@ -6,9 +6,20 @@ import type { WebhookLogEntry } from '../server/webhookLog.js'
 import { html, type SafeHtml, short } from './html.js'
 import { layout } from './layout.js'
 
+/** One of the shop's own orders, with its session as the service reports it now (or why not). */
+export type ConsoleRow = {
+  order: Order
+  session: PaymentSession | undefined
+  unavailable?: string | undefined
+}
+
 export type ConsoleData = {
-  sessions: PaymentSession[]
+  sessions: ConsoleRow[]
   selected: PaymentSession | undefined
+  /** The session picked (even when it could not be read). */
+  selectedId?: string | undefined
+  /** Why the selected session could not be read, when it could not. */
+  unavailable?: string | undefined
   orders: (id: string) => Order | undefined
   /** Per row: OTW, customer, treasury; per column: token symbol. */
   balances: { label: string; address: string; values: Record<string, string> }[]
@@ -38,21 +49,25 @@ export function sessionsFragment(data: ConsoleData): SafeHtml {
   }
   return html`<table class="table sessions">
   <thead><tr><th>Session</th><th class="num">Amount</th><th>Status</th></tr></thead>
-  <tbody>${data.sessions.map(
-    (
-      s,
-    ) => html`<tr class="${s.paymentSessionId === data.selected?.paymentSessionId ? 'is-selected' : ''}">
-    <td><a href="/console?session=${s.paymentSessionId}" title="${s.paymentSessionId}"><strong>${itemName(data, s.paymentSessionId)}</strong><code>${s.paymentSessionId}</code><small class="muted">${time(s.createdAt)}</small></a></td>
-    <td class="num">${s.amount && s.currency ? formatPrice(s.amount, s.currency) : '—'}</td>
-    <td>${badge(s.status)}</td>
-  </tr>`,
-  )}</tbody>
+  <tbody>${data.sessions.map(({ order, session, unavailable }) => {
+    const id = order.paymentSessionId
+    const amount = session?.amount ?? order.amount
+    const currency = session?.currency ?? order.currency
+    return html`<tr class="${id === data.selected?.paymentSessionId ? 'is-selected' : ''}">
+    <td><a href="/console?session=${id}" title="${id}"><strong>${itemName(data, id)}</strong><code>${id}</code><small class="muted">${time(session?.createdAt ?? order.createdAt)}</small></a></td>
+    <td class="num">${amount && currency ? formatPrice(amount, currency) : '—'}</td>
+    <td>${session ? badge(session.status) : html`<span class="badge" title="${unavailable ?? ''}">unknown</span>`}</td>
+  </tr>`
+  })}</tbody>
 </table>`
 }
 
 export function detailFragment(data: ConsoleData): SafeHtml {
   const s = data.selected
-  if (!s) return html``
+  if (!s)
+    return data.unavailable
+      ? html`<p class="alert alert-warn" role="status" data-testid="session-unavailable">The session's status is unknown here. ${data.unavailable}</p>`
+      : html``
   const captures = s.captures ?? []
   return html`<dl class="facts facts-row">
   <div><dt>Status</dt><dd data-testid="session-status">${badge(s.status)}</dd></div>
@@ -179,10 +194,12 @@ ${flash.error ? html`<p class="alert alert-error" role="alert">${flash.error}</p
     <h2 id="sessions-title">Sessions</h2>
     <div data-live="sessions">${sessionsFragment(data)}</div>
   </section>
-  <section class="card detail" aria-labelledby="detail-title" data-session="${s?.paymentSessionId ?? ''}">
+  <section class="card detail" aria-labelledby="detail-title" data-session="${s?.paymentSessionId ?? data.selectedId ?? ''}">
     ${
-      s
-        ? html`<h2 id="detail-title">${itemName(data, s.paymentSessionId)} <code>${s.paymentSessionId}</code></h2>
+      !s && data.unavailable
+        ? html`<h2 id="detail-title">Session</h2><div data-live="detail">${detailFragment(data)}</div>`
+        : s
+          ? html`<h2 id="detail-title">${itemName(data, s.paymentSessionId)} <code>${s.paymentSessionId}</code></h2>
     <div data-live="closed">${closed}</div>
     <form method="post" action="/console/sessions/${s.paymentSessionId}/captures" class="capture-form" ${closed.value ? html`hidden` : ''}>
       <input type="hidden" name="csrf" value="${flash.csrfToken}">
@@ -197,7 +214,7 @@ ${flash.error ? html`<p class="alert alert-error" role="alert">${flash.error}</p
       </fieldset>
     </form>
     <div data-live="detail">${detailFragment(data)}</div>`
-        : html`<h2 id="detail-title">Session</h2><p class="empty">Select a session.</p>`
+          : html`<h2 id="detail-title">Session</h2><p class="empty">Select a session.</p>`
     }
   </section>
 </div>

@@ -1,6 +1,7 @@
 import type { PaymentSession } from '@paysession/server'
 import { formatPrice, groupDigits, sumDecimals } from '../catalog/money.js'
 import type { Product } from '../catalog/products.js'
+import type { Order } from '../server/orders.js'
 import { html, type SafeHtml, short } from './html.js'
 import { illustration } from './illustration.js'
 import { layout } from './layout.js'
@@ -43,9 +44,11 @@ function refunded(session: PaymentSession): string | undefined {
 }
 
 /** The order's money: the total, and once a final capture refunded part of it, the refund. */
-function moneyFacts(session: PaymentSession): SafeHtml {
-  const refund = refunded(session)
-  return html`<div><dt>Total</dt><dd class="price">${session.amount && session.currency ? formatPrice(session.amount, session.currency) : '—'}${
+function moneyFacts(session: PaymentSession | undefined, order: Order | undefined): SafeHtml {
+  const refund = session && refunded(session)
+  const amount = session?.amount ?? order?.amount
+  const currency = session?.currency ?? order?.currency
+  return html`<div><dt>Total</dt><dd class="price">${amount && currency ? formatPrice(amount, currency) : '—'}${
     refund ? html` <span class="refund" data-testid="order-refund">${refund} refunded</span>` : ''
   }</dd></div>`
 }
@@ -84,11 +87,23 @@ export function orderStatusFragment(session: PaymentSession): SafeHtml {
 </div>`
 }
 
+/** The service could not tell this shop the payment's status: said, and nothing guessed. */
+export function unavailableFragment(reason: string): SafeHtml {
+  return html`<div class="order-status" data-status="">
+  <h2>Payment status unavailable</h2>
+  <p class="muted" data-testid="order-unavailable">We cannot check this order's payment right now. A payment you sent still reaches us: do not pay again. ${reason}</p>
+</div>`
+}
+
 export function orderPage(options: {
-  session: PaymentSession
+  session: PaymentSession | undefined
+  order?: Order | undefined
+  /** Why the session could not be read, when `session` is undefined. */
+  unavailable?: string | undefined
   product: Product | undefined
 }): string {
-  const { session, product } = options
+  const { session, order, product } = options
+  const id = session?.paymentSessionId ?? order?.paymentSessionId ?? ''
   return layout({
     title: 'Your order',
     head: html`<script type="module" src="/assets/order.js"></script>`,
@@ -101,13 +116,13 @@ export function orderPage(options: {
     <div class="summary-body">
       <h2>${product?.name ?? 'Order'}</h2>
       <dl class="facts">
-        ${moneyFacts(session)}
-        <div><dt>Order</dt><dd><code>${session.paymentSessionId}</code></dd></div>
+        ${moneyFacts(session, order)}
+        <div><dt>Order</dt><dd><code>${id}</code></dd></div>
       </dl>
     </div>
   </aside>
-  <section class="card" aria-live="polite" data-live="order" data-session="${session.paymentSessionId}">
-    ${orderStatusFragment(session)}
+  <section class="card" aria-live="polite" data-live="order" data-session="${id}">
+    ${session ? orderStatusFragment(session) : unavailableFragment(options.unavailable ?? '')}
   </section>
 </div>`,
   })

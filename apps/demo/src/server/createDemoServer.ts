@@ -20,12 +20,13 @@ import {
 import { escapeHtml, html } from '../pages/html.js'
 import { illustration } from '../pages/illustration.js'
 import { layout } from '../pages/layout.js'
-import { orderPage, orderStatusFragment } from '../pages/order.js'
+import { orderPage, orderStatusFragment, unavailableFragment } from '../pages/order.js'
 import { shopPage } from '../pages/shop.js'
 import type { BalanceReader } from './balances.js'
 import { readForm, redirect, send, sendJson, serveFile } from './http.js'
 import type { OrderStore } from './orders.js'
 import { createSecurity } from './security.js'
+import { createSessionReader } from './sessions.js'
 import type { WebhookLog } from './webhookLog.js'
 
 export type DemoServerOptions = {
@@ -90,6 +91,11 @@ function message(error: unknown): string {
 /** The demo merchant's HTTP server: its pages, its small JSON API, its webhook endpoint. */
 export function createDemoServer(options: DemoServerOptions): Server {
   const { client, orders } = options
+  const sessions = createSessionReader({
+    client,
+    orders,
+    renewSessionToken: options.renewSessionToken,
+  })
   const onWebhook = toNodeListener(options.webhooks.handler)
   const onRelay = options.relay && toNodeListener(options.relay)
   const relayUrl = onRelay ? '/relay' : undefined
@@ -112,9 +118,10 @@ export function createDemoServer(options: DemoServerOptions): Server {
       }),
     )
 
-  async function sessionOr404(res: ServerResponse, id: string) {
+  /** The session read with the order's own token (see sessions.ts), or undefined after a 404. */
+  async function readOr404(res: ServerResponse, id: string) {
     try {
-      return await client.getSession(id)
+      return await sessions.read(id)
     } catch (error) {
       if (isPaySessionError(error, 'SESSION_NOT_FOUND')) {
         notFound(res, 'No such order')
@@ -125,12 +132,17 @@ export function createDemoServer(options: DemoServerOptions): Server {
   }
 
   async function consoleData(selectedId: string | null): Promise<ConsoleData> {
-    const sessions = (await client.listSessions()).slice(0, 25)
-    const pick = selectedId ?? sessions[0]?.paymentSessionId
-    const selected = pick
-      ? (sessions.find((s) => s.paymentSessionId === pick) ??
-        (await client.getSession(pick).catch(() => undefined)))
+    // The shop's own order list: the spec has no way to list sessions.
+    const unknown = { session: undefined, unavailable: 'The service does not know this session.' }
+    const read = (id: string) => sessions.read(id).catch(() => unknown)
+    const rows = await Promise.all(
+      orders.list(25).map(async (order) => ({ order, ...(await read(order.paymentSessionId)) })),
+    )
+    const pick = selectedId ?? rows[0]?.order.paymentSessionId
+    const picked = pick
+      ? (rows.find((row) => row.order.paymentSessionId === pick) ?? (await read(pick)))
       : undefined
+    const selected = picked?.session
     const accounts: { label: string; address: string | null | undefined }[] = [
       { label: 'One-time wallet', address: selected?.oneTimeWalletAddress },
       { label: 'Customer', address: selected?.userAddress },
@@ -139,11 +151,17 @@ export function createDemoServer(options: DemoServerOptions): Server {
     const balances = await Promise.all(
       accounts
         .filter((a): a is { label: string; address: string } => Boolean(a.address))
-        .map(async (a) => ({ ...a, values: await options.balances.of(a.address) })),
+        .map(async (a) => ({
+          ...a,
+          // The chain out of reach shows dashes, not an error page.
+          values: await options.balances.of(a.address).catch(() => ({})),
+        })),
     )
     return {
-      sessions,
+      sessions: rows,
       selected,
+      selectedId: pick ?? undefined,
+      unavailable: picked?.unavailable,
       orders: (id) => orders.get(id),
       balances,
       tokens: options.wallet.tokens.map((t) => t.symbol),
@@ -203,8 +221,23 @@ export function createDemoServer(options: DemoServerOptions): Server {
           .map(([key, value]) => `${key}=${encodeURIComponent(value)}`)
           .join('&')}`,
       )
+    // Written ahead: the shop keeps the captures it made, which a lean session answer omits.
+    const requestId = crypto.randomUUID()
+    const record = (captureId?: string) => {
+      const order = orders.get(id)
+      if (!order) return
+      const made = (order.captures ?? []).filter((c) => c.requestId !== requestId)
+      const entry = { requestId, amount, final, ...(captureId ? { captureId } : {}) }
+      orders.put({ ...order, captures: [...made, entry] })
+    }
     try {
-      const c = await client.createCapture(id, { captureAmount: amount, isFinalCapture: final })
+      record()
+      const c = await client.createCapture(id, {
+        captureAmount: amount,
+        isFinalCapture: final,
+        requestId,
+      })
+      record(c.captureId)
       back({
         notice: `${final ? 'Final capture' : 'Capture'} ${c.captureId} of ${c.captureAmount} started.`,
         capture: c.captureId,
@@ -385,15 +418,26 @@ export function createDemoServer(options: DemoServerOptions): Server {
       })
     }
     if (kind === 'orders') {
-      const session: PaymentSession | undefined = await sessionOr404(res, id)
-      if (!session) return
+      const read = await readOr404(res, id)
+      if (!read) return
+      const session: PaymentSession | undefined = read.session
       if (live) {
         return sendJson(res, 200, {
-          status: session.status,
-          html: orderStatusFragment(session).value,
+          status: session?.status ?? null,
+          html: (session ? orderStatusFragment(session) : unavailableFragment(read.unavailable!))
+            .value,
         })
       }
-      return send(res, 200, orderPage({ session, product: productById(order?.productId) }))
+      return send(
+        res,
+        200,
+        orderPage({
+          session,
+          order,
+          unavailable: read.unavailable,
+          product: productById(order?.productId),
+        }),
+      )
     }
     notFound(res)
   }

@@ -11,11 +11,18 @@ export type Order = {
   sessionToken: string
   sessionTokenExpiresAt: string | undefined
   createdAt: string
+  /**
+   * The captures the console made, recorded before each request (its idempotency key) and
+   * completed with the service's id: a lean service's session answer does not list them.
+   */
+  captures?: { requestId: string; amount: string; final: boolean; captureId?: string }[]
 }
 
 export type OrderStore = {
   get(paymentSessionId: string): Order | undefined
   put(order: Order): void
+  /** The shop's own order list, newest first: the spec has no way to list sessions. */
+  list(limit?: number): Order[]
 }
 
 /**
@@ -35,6 +42,8 @@ export function createOrderStore(file?: string): OrderStore {
   }
   return {
     get: (id) => orders.get(id),
+    list: (limit = 25) =>
+      [...orders.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit),
     put(order) {
       orders.set(order.paymentSessionId, order)
       if (!file) return

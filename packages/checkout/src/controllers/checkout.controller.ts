@@ -6,24 +6,33 @@ import {
   createRegistry,
   extendRegistry,
   type NetworkInfo,
-  type PaymentSession,
   type PaySessionConfig,
   PaySessionError,
+  parseAmount,
   type Registry,
+  resolveSessionAssets,
   type StablecoinInfo,
 } from '@paysession/core'
 import type { Config as WagmiConfig } from '@wagmi/core'
-import type { ReactiveController, ReactiveControllerHost } from 'lit'
+import type { CSSResult, ReactiveController, ReactiveControllerHost } from 'lit'
 import { PaySessionErrorEvent } from '../events/error.js'
 import { PaySessionFundingSentEvent } from '../events/funding-sent.js'
 import { PaySessionPaidEvent } from '../events/paid.js'
-import { PaySessionReadyEvent } from '../events/ready.js'
 import { PaySessionStatusChangeEvent } from '../events/status-change.js'
 import { PaySessionStepChangeEvent } from '../events/step-change.js'
 import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
 import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
+import { eip681Transfer } from '../qr/eip681.js'
+import type { PreviewController } from './preview.controller.js'
 
 const paidSteps = ['paid', 'completed']
+// Closing while the wallet prompt is open or the hash is being reported would hide what is happening.
+const lockedSteps = ['connecting', 'confirmInWallet', 'submitted']
+// Steps that offer the payment (again): an error seen before is about an earlier attempt there.
+const offerSteps = ['chooseWallet', 'chooseToken', 'review']
+
+const settings = (h: CheckoutHost) =>
+  [h.sessionId, h.sessionToken, h.apiBase, h.expectedAmount, h.expectedCurrency].join('|')
 
 /**
  * What the controller reads of its element (`<paysession-checkout>` implements it). Declared
@@ -47,19 +56,24 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
     | ((sessionId: string) => Promise<string | undefined> | string | undefined)
     | undefined
   readonly resolvedLocale: string
-  /** The session the button shows; the controller fills it when the button's own read failed. */
-  _preview: PaymentSession | undefined
+  /** The button's read, handed the session core read when its own read was refused. */
+  readonly preview: Pick<PreviewController, 'adopt'>
   close(): void
+  /** A lazily loaded view's styles join the element's shadow root. */
+  addStyles(styles: CSSResult): void
 }
+
+/** The manual payment: the stablecoins offered, the one shown, and its EIP-681 transfer request. */
+export type ManualPayment = { symbols: string[]; symbol: string; uri: string | undefined }
 
 /**
  * Binds core's checkout to the element: builds the config from its attributes and properties,
- * re-renders on every state, and turns meaningful transitions into `paysession-*` events.
+ * re-renders on every state, and turns meaningful transitions into `paysession-*` events. The
+ * views read its fields and call its methods; they never assign its fields (the element and the
+ * views hold it as `Readonly<CheckoutController>`) nor reach core's checkout behind it.
  */
 export class CheckoutController implements ReactiveController {
   state: CheckoutState | undefined
-  config: PaySessionConfig | undefined
-  checkout: Checkout | undefined
   /** UI-only: the review step shows the stablecoin list again (core has no step back). */
   changingToken = false
   /** UI-only: the text last copied, for the "Copied" feedback. */
@@ -68,8 +82,12 @@ export class CheckoutController implements ReactiveController {
   pickingWallet = false
   /** UI-only: the stablecoin the manual step shows (the session's default until one is picked). */
   manualToken: string | undefined
-  /** UI-only: the error showing when the dialog closed, not shown again on reopening. */
-  dismissed: PaySessionError | undefined
+  /** The error showing when the dialog closed, not shown again on reopening. */
+  private dismissed: PaySessionError | undefined
+  private config: PaySessionConfig | undefined
+  private checkout: Checkout | undefined
+  /** The settings the running checkout started with: another session, token or order restarts. */
+  private started = ''
   private unsubscribe: (() => void) | undefined
   private paidFired = false
   /** Re-renders every second while a countdown (`retryAt`) is shown. */
@@ -90,16 +108,118 @@ export class CheckoutController implements ReactiveController {
     this.stop()
   }
 
-  /** Starts over, for a new session id or token. */
-  restart() {
-    this.stop()
-    this.start()
+  hostUpdated() {
+    const { sessionId, sessionToken, apiBase } = this.host
+    if (settings(this.host) !== this.started && sessionId && sessionToken && apiBase) {
+      this.stop()
+      this.start()
+    }
+  }
+
+  // What the views ask for. Each asks core's checkout, or changes what the dialog shows and
+  // re-renders; none is a step of its own (core owns the steps).
+
+  connect(walletId: string) {
+    this.checkout?.connect(walletId)
+  }
+
+  disconnect() {
+    this.checkout?.disconnect()
+  }
+
+  selectToken(symbol: string) {
+    this.changingToken = false
+    this.checkout?.selectToken(symbol)
+  }
+
+  /** The review step's "change": the stablecoin list again, without leaving the step. */
+  changeToken() {
+    this.changingToken = true
+    this.host.requestUpdate()
+  }
+
+  /** Pays with the wallet, or by signing only (`gasless`, through the merchant's relay). */
+  pay(options?: { gasless?: boolean }) {
+    this.checkout?.pay(options)
+  }
+
+  retry() {
+    this.checkout?.retry()
+  }
+
+  payManually() {
+    this.pickingWallet = false
+    this.checkout?.payManually()
+    this.host.requestUpdate()
+  }
+
+  /** From the manual payment: the wallet list again, to pay with a wallet after all. */
+  pickWallet() {
+    this.pickingWallet = true
+    this.host.requestUpdate()
+  }
+
+  chooseManualToken(symbol: string) {
+    this.manualToken = symbol
+    this.host.requestUpdate()
+  }
+
+  async copy(text: string) {
+    await navigator.clipboard?.writeText(text).catch(() => {})
+    this.copied = text
+    this.host.requestUpdate()
+  }
+
+  /**
+   * The error to show: the state's, unless the customer saw it before closing the dialog and is
+   * back on a step that offers the payment again (it was about an earlier attempt).
+   */
+  get error(): PaySessionError | undefined {
+    const state = this.state
+    const seen = state?.error === this.dismissed && offerSteps.includes(state?.step as string)
+    return seen ? undefined : state?.error
+  }
+
+  /** Whether the dialog may close now (Escape, the close button). */
+  get closable(): boolean {
+    return !lockedSteps.includes(this.state?.step as string)
+  }
+
+  /** The dialog closed: the error showing now was seen, and is not shown again on reopening. */
+  dismiss() {
+    this.dismissed = this.state?.error
+  }
+
+  /** What the manual step shows: its stablecoin (the session's until one is chosen) and link. */
+  manualPayment(): ManualPayment {
+    const session = this.state?.session
+    const to = session?.oneTimeWalletAddress
+    let symbol = this.manualToken ?? session?.tokenSymbol ?? ''
+    let symbols: string[] = []
+    let uri: string | undefined
+    try {
+      const { network, tokens } = resolveSessionAssets(this.config!.registry, session ?? {})
+      symbols = tokens.map((x) => x.symbol)
+      const token = tokens.find((x) => x.symbol === symbol) ?? tokens[0]!
+      symbol = token.symbol
+      if (to)
+        uri = eip681Transfer({
+          token: token.address,
+          chainId: network.chainId,
+          to,
+          units: parseAmount(session!.amount, token.decimals),
+        })
+    } catch {
+      // Unknown network or token: the address alone still lets the customer pay.
+    }
+    return { symbols, symbol, uri }
   }
 
   private start() {
     const { sessionId, sessionToken, apiBase } = this.host
     if (this.checkout || !sessionId || !sessionToken || !apiBase) return
     const h = this.host
+    this.started = settings(h)
     let registry = h.registry ?? createRegistry({ localRpcUrl: h.rpcUrls?.[31337] })
     if (h.networks || h.tokens)
       registry = extendRegistry(registry, { networks: h.networks, tokens: h.tokens })
@@ -156,11 +276,7 @@ export class CheckoutController implements ReactiveController {
 
     const fire = (event: Event) => this.host.dispatchEvent(event)
     // The button's first read failed (a refused token): the session core read with a fresh one.
-    if (next.session && !this.host._preview) {
-      this.host._preview = next.session
-      const { paymentSessionId, status, amount, currency } = next.session
-      fire(new PaySessionReadyEvent({ sessionId: paymentSessionId, status, amount, currency }))
-    }
+    if (next.session) this.host.preview.adopt(next.session)
     if (next.step !== previous?.step) {
       this.pickingWallet = false
       fire(new PaySessionStepChangeEvent({ step: next.step, previousStep: previous?.step }))

@@ -65,6 +65,7 @@ export const catalog: Catalog = {
   untrackedText:
     'Eine bereits gesendete Zahlung erreicht den Händler trotzdem: Zahlen Sie nicht erneut. Andernfalls laden Sie die Seite neu oder wenden Sie sich an den Händler.',
   untrackedWatching: 'Wir beobachten das Netzwerk auf Ihre Zahlung…',
+  networks: { 'Local test chain': 'Lokales Testnetzwerk' },
   errors: {
     UNAUTHORIZED: 'Dieser Zahlungslink ist ungültig.',
     SESSION_TOKEN_EXPIRED: 'Diese Seite kann die Zahlung beim Zahlungsdienst nicht mehr verfolgen.',
@@ -88,5 +89,16 @@ export const catalog: Catalog = {
       'Diese Zahlung passt nicht zu Ihrer Bestellung. Bitte wenden Sie sich an den Händler.',
     ALREADY_PAID: 'Dieser Checkout ist bereits bezahlt.',
     TIMEOUT: 'Das dauert länger als erwartet.',
+    TRANSACTION_DOES_NOT_FUND_SESSION: 'Diese Transaktion bezahlt diesen Checkout nicht.',
+    TRANSACTION_REVERTED: 'Die Transaktion ist fehlgeschlagen. Es wurden keine Mittel bewegt.',
+    INVALID_TRANSACTION_HASH: 'Die Transaktionsreferenz ist ungültig.',
+    API_ERROR: 'Der Zahlungsdienst hat die Anfrage abgelehnt.',
+    INVALID_RESPONSE: 'Der Zahlungsdienst hat eine unerwartete Antwort gesendet.',
+    UNSUPPORTED_NETWORK: 'Diese Zahlung nutzt ein Netzwerk, das hier nicht unterstützt wird.',
+    UNSUPPORTED_TOKEN: 'Diese Zahlung nutzt einen Token, der hier nicht unterstützt wird.',
+    INVALID_ADDRESS: 'Die Zahlungsadresse konnte nicht überprüft werden.',
+    INVALID_AMOUNT: 'Der Betrag ist ungültig.',
+    TRANSFER_MISMATCH: 'Die Transaktion passt nicht zu dieser Zahlung.',
+    ABORTED: 'Der Vorgang wurde abgebrochen.',
   },
 }

@@ -58,6 +58,11 @@ export const en = {
   untrackedText:
     'A payment you already sent still reaches the merchant: do not pay again. Otherwise, reload the page or contact the merchant.',
   untrackedWatching: 'Watching the network for your payment…',
+  /**
+   * The registry's network names that are words, not brands, by their English name (core's
+   * `displayName`): "Local test chain". Brand names (Base, Ethereum) are never translated.
+   */
+  networks: {} as Record<string, string>,
   errors: {} as Partial<Record<PaySessionErrorCode, string>>,
 }
 

@@ -64,9 +64,10 @@ export const catalog: Catalog = {
   untrackedText:
     'Un pago que ya enviaste llegará igualmente al comercio: no vuelvas a pagar. Si no, recarga la página o contacta con el comercio.',
   untrackedWatching: 'Buscando tu pago en la red…',
+  networks: { 'Local test chain': 'Red de pruebas local' },
   errors: {
     UNAUTHORIZED: 'Este enlace de pago no es válido.',
-    SESSION_TOKEN_EXPIRED: 'Este enlace de pago ha caducado. Vuelve a iniciar el pago.',
+    SESSION_TOKEN_EXPIRED: 'Esta página ya no puede seguir el pago con el servicio.',
     SESSION_NOT_FOUND: 'No se encontró este pago.',
     SESSION_NOT_PAYABLE: 'Este pago ya no se puede realizar.',
     API_UNAVAILABLE: 'No se puede conectar con el servicio de pago. Inténtalo de nuevo.',
@@ -85,5 +86,16 @@ export const catalog: Catalog = {
     SESSION_MISMATCH: 'Este pago no coincide con tu pedido. Contacta con el comercio.',
     ALREADY_PAID: 'Este pedido ya está pagado.',
     TIMEOUT: 'Está tardando más de lo previsto.',
+    TRANSACTION_DOES_NOT_FUND_SESSION: 'Esta transacción no paga este pedido.',
+    TRANSACTION_REVERTED: 'La transacción falló. No se movieron fondos.',
+    INVALID_TRANSACTION_HASH: 'La referencia de la transacción no es válida.',
+    API_ERROR: 'El servicio de pago rechazó la solicitud.',
+    INVALID_RESPONSE: 'El servicio de pago envió una respuesta inesperada.',
+    UNSUPPORTED_NETWORK: 'Este pago usa una red que no se admite aquí.',
+    UNSUPPORTED_TOKEN: 'Este pago usa un token que no se admite aquí.',
+    INVALID_ADDRESS: 'No se pudo verificar la dirección de pago.',
+    INVALID_AMOUNT: 'El importe no es válido.',
+    TRANSFER_MISMATCH: 'La transacción no coincide con este pago.',
+    ABORTED: 'Se canceló la operación.',
   },
 }

@@ -65,6 +65,7 @@ export const catalog: Catalog = {
   untrackedText:
     'Un paiement déjà envoyé parvient quand même au marchand : ne payez pas deux fois. Sinon, rechargez la page ou contactez le marchand.',
   untrackedWatching: 'Nous surveillons le réseau pour votre paiement…',
+  networks: { 'Local test chain': 'Réseau de test local' },
   errors: {
     UNAUTHORIZED: 'Ce lien de paiement n’est pas valide.',
     SESSION_TOKEN_EXPIRED: 'Cette page ne peut plus suivre le paiement auprès du service.',
@@ -88,5 +89,16 @@ export const catalog: Catalog = {
       'Ce paiement ne correspond pas à votre commande. Veuillez contacter le marchand.',
     ALREADY_PAID: 'Cette commande est déjà payée.',
     TIMEOUT: 'Cela prend plus de temps que prévu.',
+    TRANSACTION_DOES_NOT_FUND_SESSION: 'Cette transaction ne règle pas cette commande.',
+    TRANSACTION_REVERTED: 'La transaction a échoué. Aucun fonds n’a été débité.',
+    INVALID_TRANSACTION_HASH: 'La référence de la transaction n’est pas valide.',
+    API_ERROR: 'Le service de paiement a refusé la demande.',
+    INVALID_RESPONSE: 'Le service de paiement a envoyé une réponse inattendue.',
+    UNSUPPORTED_NETWORK: 'Ce paiement utilise un réseau qui n’est pas pris en charge ici.',
+    UNSUPPORTED_TOKEN: 'Ce paiement utilise un jeton qui n’est pas pris en charge ici.',
+    INVALID_ADDRESS: 'L’adresse de paiement n’a pas pu être vérifiée.',
+    INVALID_AMOUNT: 'Le montant n’est pas valide.',
+    TRANSFER_MISMATCH: 'La transaction ne correspond pas à ce paiement.',
+    ABORTED: 'L’opération a été annulée.',
   },
 }

@@ -65,9 +65,10 @@ export const catalog: Catalog = {
   untrackedText:
     'Un pagamento già inviato arriva comunque all’esercente: non pagare di nuovo. Altrimenti ricarica la pagina o contatta l’esercente.',
   untrackedWatching: 'Stiamo cercando il tuo pagamento sulla rete…',
+  networks: { 'Local test chain': 'Rete di test locale' },
   errors: {
     UNAUTHORIZED: 'Questo link di pagamento non è valido.',
-    SESSION_TOKEN_EXPIRED: 'Questo link di pagamento è scaduto. Riavvia il pagamento.',
+    SESSION_TOKEN_EXPIRED: 'Questa pagina non può più seguire il pagamento presso il servizio.',
     SESSION_NOT_FOUND: 'Pagamento non trovato.',
     SESSION_NOT_PAYABLE: 'Questo pagamento non può più essere effettuato.',
     API_UNAVAILABLE: 'Il servizio di pagamento non è raggiungibile. Riprova.',
@@ -86,5 +87,16 @@ export const catalog: Catalog = {
     SESSION_MISMATCH: 'Questo pagamento non corrisponde al tuo ordine. Contatta il negozio.',
     ALREADY_PAID: 'Questo ordine è già stato pagato.',
     TIMEOUT: 'Ci vuole più tempo del previsto.',
+    TRANSACTION_DOES_NOT_FUND_SESSION: 'Questa transazione non paga questo ordine.',
+    TRANSACTION_REVERTED: 'La transazione non è riuscita. Nessun fondo è stato trasferito.',
+    INVALID_TRANSACTION_HASH: 'Il riferimento della transazione non è valido.',
+    API_ERROR: 'Il servizio di pagamento ha rifiutato la richiesta.',
+    INVALID_RESPONSE: 'Il servizio di pagamento ha inviato una risposta imprevista.',
+    UNSUPPORTED_NETWORK: 'Questo pagamento usa una rete non supportata qui.',
+    UNSUPPORTED_TOKEN: 'Questo pagamento usa un token non supportato qui.',
+    INVALID_ADDRESS: 'Non è stato possibile verificare l’indirizzo di pagamento.',
+    INVALID_AMOUNT: 'L’importo non è valido.',
+    TRANSFER_MISMATCH: 'La transazione non corrisponde a questo pagamento.',
+    ABORTED: 'L’operazione è stata annullata.',
   },
 }

@@ -65,9 +65,10 @@ export const catalog: Catalog = {
   untrackedText:
     'すでに送金したお支払いは加盟店に届きます。再度お支払いしないでください。それ以外の場合は、ページを再読み込みするか加盟店にお問い合わせください。',
   untrackedWatching: 'ネットワーク上でお支払いを確認しています…',
+  networks: { 'Local test chain': 'ローカルテストネットワーク' },
   errors: {
     UNAUTHORIZED: 'この支払いリンクは無効です。',
-    SESSION_TOKEN_EXPIRED: 'この支払いリンクは有効期限が切れています。もう一度お手続きください。',
+    SESSION_TOKEN_EXPIRED: 'このページでは、決済サービス上のお支払い状況を追跡できなくなりました。',
     SESSION_NOT_FOUND: 'このお支払いが見つかりません。',
     SESSION_NOT_PAYABLE: 'このお支払いは現在お手続きいただけません。',
     API_UNAVAILABLE: '決済サービスに接続できません。もう一度お試しください。',
@@ -86,5 +87,16 @@ export const catalog: Catalog = {
     SESSION_MISMATCH: 'このお支払いはご注文内容と一致しません。ショップにお問い合わせください。',
     ALREADY_PAID: 'このご注文はお支払い済みです。',
     TIMEOUT: '想定より時間がかかっています。',
+    TRANSACTION_DOES_NOT_FUND_SESSION: 'この取引はこのご注文のお支払いではありません。',
+    TRANSACTION_REVERTED: '取引に失敗しました。資金は移動していません。',
+    INVALID_TRANSACTION_HASH: '取引の参照情報が無効です。',
+    API_ERROR: '決済サービスがリクエストを受け付けませんでした。',
+    INVALID_RESPONSE: '決済サービスから予期しない応答がありました。',
+    UNSUPPORTED_NETWORK: 'このお支払いのネットワークはここではご利用いただけません。',
+    UNSUPPORTED_TOKEN: 'このお支払いのトークンはここではご利用いただけません。',
+    INVALID_ADDRESS: 'お支払い先アドレスを確認できませんでした。',
+    INVALID_AMOUNT: '金額が正しくありません。',
+    TRANSFER_MISMATCH: 'この取引はこのお支払い内容と一致しません。',
+    ABORTED: '操作はキャンセルされました。',
   },
 }

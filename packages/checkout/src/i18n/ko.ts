@@ -64,9 +64,10 @@ export const catalog: Catalog = {
   untrackedText:
     '이미 보낸 결제는 판매자에게 그대로 전달됩니다. 다시 결제하지 마세요. 그렇지 않다면 페이지를 새로고침하거나 판매자에게 문의해 주세요.',
   untrackedWatching: '네트워크에서 결제를 확인하는 중…',
+  networks: { 'Local test chain': '로컬 테스트 네트워크' },
   errors: {
     UNAUTHORIZED: '유효하지 않은 결제 링크입니다.',
-    SESSION_TOKEN_EXPIRED: '결제 링크가 만료되었습니다. 결제를 다시 시작해 주세요.',
+    SESSION_TOKEN_EXPIRED: '이 페이지에서는 더 이상 결제 서비스의 결제 상태를 확인할 수 없습니다.',
     SESSION_NOT_FOUND: '결제 정보를 찾을 수 없습니다.',
     SESSION_NOT_PAYABLE: '더 이상 결제할 수 없습니다.',
     API_UNAVAILABLE: '결제 서비스에 연결할 수 없습니다. 다시 시도해 주세요.',
@@ -85,5 +86,16 @@ export const catalog: Catalog = {
     SESSION_MISMATCH: '이 결제는 주문 내용과 일치하지 않습니다. 판매자에게 문의해 주세요.',
     ALREADY_PAID: '이미 결제된 주문입니다.',
     TIMEOUT: '예상보다 시간이 오래 걸리고 있습니다.',
+    TRANSACTION_DOES_NOT_FUND_SESSION: '이 거래는 이 주문의 결제가 아닙니다.',
+    TRANSACTION_REVERTED: '거래가 실패했습니다. 자금은 이동하지 않았습니다.',
+    INVALID_TRANSACTION_HASH: '거래 참조 정보가 유효하지 않습니다.',
+    API_ERROR: '결제 서비스가 요청을 거부했습니다.',
+    INVALID_RESPONSE: '결제 서비스에서 예상하지 못한 응답을 받았습니다.',
+    UNSUPPORTED_NETWORK: '이 결제에 사용된 네트워크는 여기에서 지원되지 않습니다.',
+    UNSUPPORTED_TOKEN: '이 결제에 사용된 토큰은 여기에서 지원되지 않습니다.',
+    INVALID_ADDRESS: '결제 주소를 확인할 수 없습니다.',
+    INVALID_AMOUNT: '금액이 유효하지 않습니다.',
+    TRANSFER_MISMATCH: '거래가 이 결제와 일치하지 않습니다.',
+    ABORTED: '작업이 취소되었습니다.',
   },
 }

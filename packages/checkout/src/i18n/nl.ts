@@ -65,9 +65,10 @@ export const catalog: Catalog = {
   untrackedText:
     'Een betaling die je al hebt verstuurd, komt gewoon bij de verkoper aan: betaal niet opnieuw. Laad anders de pagina opnieuw of neem contact op met de verkoper.',
   untrackedWatching: 'We zoeken je betaling op het netwerk…',
+  networks: { 'Local test chain': 'Lokaal testnetwerk' },
   errors: {
     UNAUTHORIZED: 'Deze betaallink is ongeldig.',
-    SESSION_TOKEN_EXPIRED: 'Deze betaallink is verlopen. Start de betaling opnieuw.',
+    SESSION_TOKEN_EXPIRED: 'Deze pagina kan de betaling niet meer volgen bij de betaaldienst.',
     SESSION_NOT_FOUND: 'Deze betaling is niet gevonden.',
     SESSION_NOT_PAYABLE: 'Deze betaling kan niet meer worden voldaan.',
     API_UNAVAILABLE: 'De betaaldienst is niet bereikbaar. Probeer het opnieuw.',
@@ -86,5 +87,16 @@ export const catalog: Catalog = {
     SESSION_MISMATCH: 'Deze betaling past niet bij je bestelling. Neem contact op met de verkoper.',
     ALREADY_PAID: 'Deze bestelling is al betaald.',
     TIMEOUT: 'Dit duurt langer dan verwacht.',
+    TRANSACTION_DOES_NOT_FUND_SESSION: 'Deze transactie betaalt deze bestelling niet.',
+    TRANSACTION_REVERTED: 'De transactie is mislukt. Er is geen geld verplaatst.',
+    INVALID_TRANSACTION_HASH: 'De transactiereferentie is ongeldig.',
+    API_ERROR: 'De betaaldienst heeft het verzoek geweigerd.',
+    INVALID_RESPONSE: 'De betaaldienst gaf een onverwacht antwoord.',
+    UNSUPPORTED_NETWORK: 'Deze betaling gebruikt een netwerk dat hier niet wordt ondersteund.',
+    UNSUPPORTED_TOKEN: 'Deze betaling gebruikt een token dat hier niet wordt ondersteund.',
+    INVALID_ADDRESS: 'Het betaaladres kon niet worden gecontroleerd.',
+    INVALID_AMOUNT: 'Het bedrag is ongeldig.',
+    TRANSFER_MISMATCH: 'De transactie past niet bij deze betaling.',
+    ABORTED: 'De handeling is geannuleerd.',
   },
 }

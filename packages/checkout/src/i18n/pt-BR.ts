@@ -65,9 +65,10 @@ export const catalog: Catalog = {
   untrackedText:
     'Um pagamento que você já enviou ainda chega ao lojista: não pague de novo. Caso contrário, recarregue a página ou fale com o lojista.',
   untrackedWatching: 'Procurando seu pagamento na rede…',
+  networks: { 'Local test chain': 'Rede de teste local' },
   errors: {
     UNAUTHORIZED: 'Este link de pagamento é inválido.',
-    SESSION_TOKEN_EXPIRED: 'Este link de pagamento expirou. Reinicie o pagamento.',
+    SESSION_TOKEN_EXPIRED: 'Esta página não consegue mais acompanhar o pagamento junto ao serviço.',
     SESSION_NOT_FOUND: 'Este pagamento não foi encontrado.',
     SESSION_NOT_PAYABLE: 'Este pagamento não pode mais ser feito.',
     API_UNAVAILABLE: 'Não foi possível acessar o serviço de pagamento. Tente novamente.',
@@ -87,5 +88,16 @@ export const catalog: Catalog = {
     SESSION_MISMATCH: 'Este pagamento não corresponde ao seu pedido. Entre em contato com a loja.',
     ALREADY_PAID: 'Este pedido já foi pago.',
     TIMEOUT: 'Está demorando mais do que o esperado.',
+    TRANSACTION_DOES_NOT_FUND_SESSION: 'Esta transação não paga este pedido.',
+    TRANSACTION_REVERTED: 'A transação falhou. Nenhum valor foi movimentado.',
+    INVALID_TRANSACTION_HASH: 'A referência da transação é inválida.',
+    API_ERROR: 'O serviço de pagamento recusou a solicitação.',
+    INVALID_RESPONSE: 'O serviço de pagamento enviou uma resposta inesperada.',
+    UNSUPPORTED_NETWORK: 'Este pagamento usa uma rede que não é aceita aqui.',
+    UNSUPPORTED_TOKEN: 'Este pagamento usa um token que não é aceito aqui.',
+    INVALID_ADDRESS: 'Não foi possível verificar o endereço de pagamento.',
+    INVALID_AMOUNT: 'O valor é inválido.',
+    TRANSFER_MISMATCH: 'A transação não corresponde a este pagamento.',
+    ABORTED: 'A operação foi cancelada.',
   },
 }

@@ -1,5 +1,5 @@
+import type { ApiConfig } from '../api/config.js'
 import { fetchSession, type PaymentSession } from '../api/session.js'
-import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import type { PaySessionError } from '../errors/base.js'
 
 export type GetSessionParameters = {
@@ -11,11 +11,12 @@ export type GetSessionReturnType = PaymentSession
 export type GetSessionErrorType = PaySessionError
 
 /**
- * Reads the session with its session token (one request, no retry).
+ * Reads the session with its session token (one request, no retry). Needs no wallet: a
+ * `PaySessionConfig` or the lighter `createApiConfig({ apiBase })` does.
  * @example const session = await getSession(config, { sessionId, sessionToken })
  */
 export function getSession(
-  config: PaySessionConfig,
+  config: ApiConfig,
   parameters: GetSessionParameters,
 ): Promise<GetSessionReturnType> {
   return fetchSession(config, parameters)

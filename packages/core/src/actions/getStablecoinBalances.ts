@@ -1,6 +1,6 @@
-import { getClient } from '@wagmi/core'
+import { getCapabilities, getClient } from '@wagmi/core'
 import type { Address } from 'viem'
-import { getNativeBalance, getTokenBalance } from '../chain/rpc.js'
+import { getCode, getNativeBalance, getTokenBalance, type RpcClient } from '../chain/rpc.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { chainUnavailable } from '../errors/chain.js'
@@ -23,7 +23,11 @@ export type StablecoinBalance = StablecoinInfo & {
 export type GetStablecoinBalancesReturnType = {
   tokens: StablecoinBalance[]
   nativeBalance: bigint
-  /** The account has no native coin to pay gas with. */
+  /**
+   * The account has no native coin, and the network fee would come out of it: a plain account
+   * (no contract code) whose wallet reports no paymaster for the network. A smart account (a
+   * bundler, a Safe's executing owner or a relayer pays) or a sponsored wallet gets no warning.
+   */
   gasWarning: boolean
 }
 
@@ -54,9 +58,37 @@ export async function getStablecoinBalances(
         sufficient: needed === undefined ? balance > 0n : balance >= needed,
       }
     })
-    return { tokens, nativeBalance: native!, gasWarning: native === 0n }
+    const gasWarning = native === 0n && !(await feePaidElsewhere(config, client, account, chainId))
+    return { tokens, nativeBalance: native!, gasWarning }
   } catch (error) {
     if (error instanceof PaySessionError) throw error
     throw chainUnavailable(config, network, error)
   }
+}
+
+/**
+ * Whether someone other than the account's own balance may pay its network fee: the account is
+ * a contract (a bundler, a Safe's executing owner or a relayer submits its calls), or the wallet
+ * reports an EIP-5792 paymaster (ERC-7677 `paymasterService`) for this chain or for all chains
+ * ("0x0"), as a sponsored smart wallet does even before its account is deployed. An EIP-7702
+ * delegation (code `0xef0100…`) still pays from the account's own coin. Unknown counts as no:
+ * only a warning depends on it, never the payment.
+ */
+async function feePaidElsewhere(
+  config: PaySessionConfig,
+  client: RpcClient,
+  account: Address,
+  chainId: number,
+): Promise<boolean> {
+  const code = await getCode(client, account).catch(() => '0x')
+  if (code !== '0x' && !code.toLowerCase().startsWith('0xef0100')) return true
+  // A wallet that never answers must not hold the token list: a second is plenty for a read.
+  const caps = (await Promise.race([
+    getCapabilities(config.wagmiConfig, { account }),
+    new Promise((resolve) => setTimeout(resolve, 1_000, {})),
+  ]).catch(() => ({}))) as Record<number, Record<string, unknown>>
+  const paymaster = (caps[chainId] ?? caps[0])?.paymasterService as
+    | { supported?: unknown }
+    | undefined
+  return paymaster?.supported === true
 }

@@ -1,6 +1,6 @@
-import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { apiError, unreachableError } from '../errors/api.js'
 import { PaySessionError } from '../errors/base.js'
+import type { ApiConfig } from './config.js'
 
 export type ApiRequest = {
   method: 'GET' | 'POST'
@@ -15,7 +15,7 @@ export type ApiRequest = {
  * The only place that calls fetch. Sends the session token, times out, maps HTTP errors to codes,
  * and retries once on the other path form when the first one is an unknown route (404, not JSON).
  */
-export async function apiRequest(config: PaySessionConfig, request: ApiRequest): Promise<unknown> {
+export async function apiRequest(config: ApiConfig, request: ApiRequest): Promise<unknown> {
   let response = await send(config, request, request.paths[0])
   if (response.status === 404 && !isJson(response)) {
     await response.body?.cancel()
@@ -31,7 +31,7 @@ export async function apiRequest(config: PaySessionConfig, request: ApiRequest):
   return body.value
 }
 
-async function send(config: PaySessionConfig, request: ApiRequest, path: string) {
+async function send(config: ApiConfig, request: ApiRequest, path: string) {
   if (request.signal?.aborted)
     throw new PaySessionError('ABORTED', { cause: request.signal.reason })
   const timeout = AbortSignal.timeout(config.requestTimeout)

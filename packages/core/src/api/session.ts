@@ -5,9 +5,9 @@ import {
   sameName,
   sessionStatuses,
 } from '@paysession/protocol'
-import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import type { Registry } from '../registry/types.js'
+import type { ApiConfig } from './config.js'
 import { apiRequest } from './request.js'
 
 export { type SessionStatus, sessionStatuses }
@@ -21,7 +21,7 @@ export type PaymentSession = ProtocolSession & {
 export const sessionPath = (id: string) => `/payment-sessions/${encodeURIComponent(id)}`
 
 export async function fetchSession(
-  config: PaySessionConfig,
+  config: ApiConfig,
   parameters: { sessionId: string; sessionToken: string; signal?: AbortSignal | undefined },
 ): Promise<PaymentSession> {
   const path = sessionPath(parameters.sessionId)
@@ -49,8 +49,10 @@ export function parseSession(body: unknown): PaymentSession {
  * Network and token names compare case-insensitively; a name the registry knows is shown in the
  * registry's spelling (a `usdc` from the service shows as USDC everywhere).
  */
-function inRegistrySpelling(registry: Registry, session: PaymentSession): PaymentSession {
-  // The widget's light preview read (the first file) passes a config without a registry.
+function inRegistrySpelling(
+  registry: Registry | undefined,
+  session: PaymentSession,
+): PaymentSession {
   const network = registry?.networks.find((n) => sameName(n.name, session.network))
   if (!network) return session
   const spell = (name: string) =>

@@ -29,6 +29,11 @@ export async function getNativeBalance(client: RpcClient, account: Address): Pro
   )
 }
 
+/** The account's contract code: `0x` for a plain account. */
+export async function getCode(client: RpcClient, account: Address): Promise<Hex> {
+  return (await client.request({ method: 'eth_getCode', params: [account, 'latest'] })) ?? '0x'
+}
+
 /** `token.balanceOf(account)`. */
 export async function getTokenBalance(
   client: RpcClient,

@@ -339,6 +339,7 @@ export function createCheckout(
             balance,
             formattedBalance,
             sufficient,
+            gasless: gasless(symbol),
           }),
         ),
         selectedToken: preferred?.symbol,

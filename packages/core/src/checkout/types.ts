@@ -35,6 +35,8 @@ export type CheckoutToken = {
   balance?: bigint | undefined
   formattedBalance?: string | undefined
   sufficient: boolean
+  /** Can be paid by signing, without network fees (EIP-3009 and the merchant's relay). */
+  gasless?: boolean | undefined
 }
 
 export type CheckoutState = {
@@ -46,7 +48,7 @@ export type CheckoutState = {
   chainId?: number | undefined
   tokens: CheckoutToken[]
   selectedToken?: string | undefined
-  /** The account has no native coin for gas on the session's network. */
+  /** The account has no native coin for gas on the session's network and pays its own fee (see `getStablecoinBalances`); a notice, never a reason to refuse a payment. */
   gasWarning: boolean
   /** The selected token can be paid by signing, without network fees (EIP-3009 and a relay). */
   gasless: boolean

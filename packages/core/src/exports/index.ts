@@ -71,6 +71,11 @@ export {
   watchSession,
 } from '../actions/watchSession.js'
 export {
+  type ApiConfig,
+  type CreateApiConfigParameters,
+  createApiConfig,
+} from '../api/config.js'
+export {
   type PaymentSession,
   parseSession,
   type SessionStatus,

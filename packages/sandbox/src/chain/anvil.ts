@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { isAddressInUse, PortInUseError } from '../portInUse.js'
 
 export interface Anvil {
   rpcUrl: string
@@ -70,9 +71,19 @@ export async function startAnvil(options: {
     }
     child.stdout.on('data', onData)
     child.stderr.on('data', onData)
-    child.once('exit', (code, signal) =>
-      reject(new Error(`anvil exited (${code ?? signal}): ${output.slice(-2000).trim()}`)),
-    )
+    child.once('exit', (code, signal) => {
+      const error = new Error(`anvil exited (${code ?? signal}): ${output.slice(-2000).trim()}`)
+      reject(
+        isAddressInUse(error)
+          ? new PortInUseError(
+              options.port,
+              'the local chain (anvil)',
+              'PAYSESSION_CHAIN_PORT (chainPort)',
+              { cause: error },
+            )
+          : error,
+      )
+    })
     child.once('error', reject)
   })
   child.removeAllListeners('exit')

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
+import { isAddressInUse, PortInUseError } from '../portInUse.js'
 import type { Context } from '../service/context.js'
 import { handleRequest } from './handler.js'
 
@@ -42,7 +43,13 @@ export async function listen(ctx: Context, port: number, host = '127.0.0.1') {
   const server = createServer((req, res) => void handle(ctx, req, res))
   server.keepAliveTimeout = 5000
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (error) =>
+      reject(
+        isAddressInUse(error)
+          ? new PortInUseError(port, 'the sandbox API', 'PAYSESSION_PORT (port)', { cause: error })
+          : error,
+      ),
+    )
     server.listen(port, host, resolve)
   })
   return {

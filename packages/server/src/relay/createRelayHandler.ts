@@ -28,8 +28,15 @@ export type RelayNetwork = {
 }
 
 export type RelayHandlerOptions = {
-  /** Reads the session with the merchant API key: its one-time wallet, amount and status. */
+  /** Reads the session (one-time wallet, amount, status): see `sessionTokenOf`. */
   client: Pick<PaySessionClient, 'getSession'>
+  /**
+   * The session token you stored when you created the session. Section 5 of the spec lists only
+   * it for reading a session, so a service that follows it refuses the API key there: with this
+   * the relay reads with the token first, and with the API key only when there is none or it is
+   * refused (as `confirmStatus` does).
+   */
+  sessionTokenOf?: (sessionId: string) => string | undefined | Promise<string | undefined>
   /** The merchant's relayer: a private key or a viem account. It pays the gas. */
   relayer: Hex | Account
   /** Per service network name (e.g. `BASE`, `LOCAL`): its chain and the tokens relayed there. */
@@ -116,6 +123,18 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
     return clients
   }
 
+  async function readSession(id: string): Promise<PaymentSession> {
+    const token = await options.sessionTokenOf?.(id)
+    if (token)
+      try {
+        return await options.client.getSession(id, { sessionToken: token })
+      } catch (error) {
+        if (!isPaySessionError(error, 'SESSION_TOKEN_EXPIRED', 'UNAUTHORIZED', 'FORBIDDEN'))
+          throw error
+      }
+    return options.client.getSession(id)
+  }
+
   async function relay(body: RelayRequest): Promise<Hex> {
     const { paymentSessionId, authorization: auth, signature } = body
     // The same authorization again (a retried request): its hash, even once the session is paid.
@@ -123,7 +142,7 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
     if (previous?.nonce === auth.nonce && previous.hash) return previous.hash
     let session: PaymentSession
     try {
-      session = await options.client.getSession(paymentSessionId)
+      session = await readSession(paymentSessionId)
     } catch (error) {
       if (isPaySessionError(error, 'NOT_FOUND', 'SESSION_NOT_FOUND'))
         throw new RelayError('SESSION_NOT_FOUND', { cause: error })
@@ -225,7 +244,9 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
         args,
       })
     } catch (error) {
-      throw new RelayError('RELAY_UNAVAILABLE', { cause: error })
+      // A node that estimates gas against pending transactions refuses an authorization already
+      // submitted but not yet mined (a restarted relay's memory store forgot it): nothing sent.
+      throw revertError(error)
     }
     await store.set(paymentSessionId, {
       from: auth.from,

@@ -40,15 +40,19 @@ export type RelayRecord = {
 }
 
 /**
- * Where submitted authorizations are remembered, by session id. The default lives in memory;
- * give a durable one (a table keyed by session id) so a restart still refuses a second payment.
- * `set` is called before the transaction is sent and again with its hash.
+ * Where submitted authorizations are remembered, by session id. `set` is called before the
+ * transaction is sent (write-ahead) and again with its hash; it must be durable when it returns.
+ * The default lives in memory: after a restart the same authorization still moves money only
+ * once (its EIP-3009 nonce), but a second, different authorization for a session whose first
+ * transfer the service has not counted yet would be submitted. Use `createFileRelayStore` or a
+ * table keyed by session id so a restart still refuses it (docs/server.md, "After a restart").
  */
 export type RelayStore = {
   get(sessionId: string): RelayRecord | undefined | Promise<RelayRecord | undefined>
   set(sessionId: string, record: RelayRecord): void | Promise<void>
 }
 
+/** The default store: in memory, forgotten on restart. */
 export function createMemoryRelayStore(): RelayStore {
   const records = new Map<string, RelayRecord>()
   return {

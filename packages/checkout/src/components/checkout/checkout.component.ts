@@ -1,21 +1,9 @@
-import {
-  type CheckoutState,
-  type CheckoutStep,
-  isInFlight,
-  isPaidStatus,
-  type NetworkInfo,
-  type PaymentSession,
-  type PaySessionError,
-  type Registry,
-  readPaymentRecord,
-  type StablecoinInfo,
-} from '@paysession/core'
+import type { CheckoutState, NetworkInfo, Registry, StablecoinInfo } from '@paysession/core'
 import type { Config as WagmiConfig } from '@wagmi/core'
-import { html, LitElement, nothing } from 'lit'
+import { type CSSResult, html, LitElement, nothing } from 'lit'
+import { type ButtonStatus, PreviewController } from '../../controllers/preview.controller.js'
 import { PaySessionCloseEvent } from '../../events/close.js'
-import { PaySessionErrorEvent } from '../../events/error.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
-import { PaySessionReadyEvent } from '../../events/ready.js'
 import { type ButtonStrings, button } from '../../i18n/button.js'
 import { type Catalog, languageOf, loadCatalog } from '../../i18n/catalogs.js'
 import { format } from '../../i18n/format.js'
@@ -26,10 +14,9 @@ type Engine = typeof import('./checkout.dialog.js')
 export type SessionTokenProvider = (
   sessionId: string,
 ) => Promise<string | undefined> | string | undefined
-type Controller = InstanceType<Engine['CheckoutController']>
+/** The checkout controller as the element and its views see it: read its state, call its methods. */
+type Controller = Readonly<InstanceType<Engine['CheckoutController']>>
 
-// Closing while the wallet prompt is open or the hash is being reported would hide what is happening.
-const lockedSteps: CheckoutStep[] = ['connecting', 'confirmInWallet', 'submitted']
 const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])'
 
 /**
@@ -104,9 +91,6 @@ export class PaySessionCheckout extends LitElement {
     tokens: { attribute: false },
     fetch: { attribute: false },
     tokenProvider: { attribute: false },
-    _preview: { state: true, attribute: false },
-    _localize: { state: true, attribute: false },
-    _previewError: { state: true, attribute: false },
     _open: { state: true, attribute: false },
     _catalog: { state: true, attribute: false },
     _engine: { state: true, attribute: false },
@@ -159,26 +143,16 @@ export class PaySessionCheckout extends LitElement {
   declare tokenProvider: SessionTokenProvider | undefined
 
   /** @internal */
-  declare _preview: PaymentSession | undefined
-  /**
-   * @internal The exact amount formatter: its own small chunk, loaded beside the session read
-   * (the button shows no amount before that read anyway), so the first file stays small.
-   */
-  declare _localize:
-    | { formatMoney: typeof import('../../i18n/localize.js').formatMoney }
-    | undefined
-  /** @internal */
-  declare _previewError: Pick<PaySessionError, 'code' | 'shortMessage'> | undefined
-  /** @internal */
   declare _open: boolean
   /** @internal */
   declare _catalog: Catalog | undefined
   /** @internal */
   declare _engine: Engine | undefined
+  /** @internal The button's session read and what the button says (the first file's, no wallet code). */
+  readonly preview: Readonly<PreviewController> = new PreviewController(this)
   /** The checkout controller, once the dialog code has loaded. */
   controller: Controller | undefined
   private _returnFocus: HTMLElement | null = null
-  private _previewKey = ''
   private _focusedStep = ''
   private _enginePromise: Promise<Engine> | undefined
   private _catalogLocale: string | undefined
@@ -213,7 +187,7 @@ export class PaySessionCheckout extends LitElement {
     this._open = false
     this._dialog?.close()
     // An error the customer has seen is not shown again when the dialog reopens.
-    if (this.controller) this.controller.dismissed = this.state?.error
+    this.controller?.dismiss()
     ;(this._returnFocus ?? this._button)?.focus()
     this._returnFocus = null
     this._focusedStep = ''
@@ -230,8 +204,7 @@ export class PaySessionCheckout extends LitElement {
   /** Loads the dialog code and starts the checkout controller. Called on open or when idle. */
   loadEngine(): Promise<Engine> {
     this._enginePromise ??= import('./checkout.dialog.js').then(async (engine) => {
-      const root = this.renderRoot as ShadowRoot
-      root.adoptedStyleSheets = [...root.adoptedStyleSheets, engine.dialogStyles.styleSheet!]
+      this.addStyles(engine.dialogStyles)
       await this._catalogPromise
       this.controller = new engine.CheckoutController(this)
       this._engine = engine
@@ -240,9 +213,17 @@ export class PaySessionCheckout extends LitElement {
     return this._enginePromise
   }
 
+  /** @internal A lazily loaded view's styles join this element's shadow root (once). */
+  addStyles(styles: CSSResult) {
+    const root = this.renderRoot as ShadowRoot
+    const sheet = styles.styleSheet
+    if (sheet && !root.adoptedStyleSheets.includes(sheet))
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet]
+  }
+
   /** Whether Escape or the close button may close the dialog now. */
   get closable(): boolean {
-    return !lockedSteps.includes(this.state?.step as CheckoutStep)
+    return this.controller?.closable ?? true
   }
 
   get _dialog(): HTMLDialogElement | null {
@@ -272,18 +253,6 @@ export class PaySessionCheckout extends LitElement {
   }
 
   override updated() {
-    const key = [
-      this.sessionId,
-      this.sessionToken,
-      this.apiBase,
-      this.expectedAmount,
-      this.expectedCurrency,
-    ].join('|')
-    if (key !== this._previewKey && this.sessionId && this.sessionToken && this.apiBase) {
-      this._previewKey = key
-      void this._loadPreview()
-      this.controller?.restart()
-    }
     const ctl = this.controller
     const step = `${this.state?.step}:${ctl?.changingToken}:${ctl?.pickingWallet}`
     if (this._dialog?.open && this._engine && step !== this._focusedStep) {
@@ -300,104 +269,6 @@ export class PaySessionCheckout extends LitElement {
       body?.querySelector<HTMLElement>(focusable) ??
       this.renderRoot.querySelector<HTMLElement>('[part~="close"]')
     target?.focus()
-  }
-
-  // A light read for the button (checkout.read.ts), in a chunk of its own.
-  private async _loadPreview() {
-    const { sessionId, sessionToken, apiBase } = this
-    let read: typeof import('./checkout.read.js') | undefined
-    try {
-      read = await import('./checkout.read.js')
-    } catch {}
-    const result = read
-      ? await read.readSession({
-          apiBase: apiBase!,
-          fetch: this.fetch,
-          sessionId: sessionId!,
-          sessionToken: sessionToken!,
-        })
-      : undefined
-    this._localize ??= read
-    if (result && 'session' in result) {
-      const session = result.session
-      this._preview = session
-      this._previewError = undefined
-      this.dispatchEvent(
-        new PaySessionReadyEvent({
-          sessionId: session.paymentSessionId,
-          status: session.status,
-          amount: session.amount,
-          currency: session.currency,
-        }),
-      )
-    } else {
-      // Without `result` the chunk itself failed to load: nothing can be reached from here.
-      const e = result?.error ?? {
-        code: 'API_UNAVAILABLE' as const,
-        shortMessage: 'The payment service is unreachable. Please try again.',
-      }
-      // An expired token: still loading, until the dialog code (a fresh token, the chain) knows.
-      if (e.code !== 'SESSION_TOKEN_EXPIRED') this._previewError = e
-      this.dispatchEvent(
-        new PaySessionErrorEvent({
-          code: e.code,
-          message: e.shortMessage,
-          // An insecure api-base is the page's own setting: trying again cannot help.
-          retryable: e.code !== 'INSECURE_API_BASE',
-        }),
-      )
-    }
-    const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
-    idle(() => void this.loadEngine(), { timeout: 2000 })
-  }
-
-  private _inFlight(session: PaymentSession | undefined) {
-    const step = this.state?.step
-    if (step) return isInFlight(step)
-    let record: unknown
-    try {
-      record = this.sessionId && readPaymentRecord(localStorage, this.sessionId)
-    } catch {}
-    return Boolean(record || session?.userSubmittedTransactionHash)
-  }
-
-  /** The session's amount in its currency, once known. */
-  get _total(): string | undefined {
-    const session = this.state?.session ?? this._preview
-    return session && this._localize
-      ? this._localize.formatMoney(
-          this.state?.amount ?? session.amount,
-          session.currency,
-          this.resolvedLocale,
-        )
-      : undefined
-  }
-
-  // `ended`: a finished state (paid, expired, unavailable) drawn quietly, not as a call to action.
-  private _buttonLabel(t: ButtonStrings): { label: string; busy?: boolean; ended?: string } {
-    const state = this.state
-    const session = state?.session ?? this._preview
-    const step = state?.step
-    // A refused token says nothing about the payment: the dialog tells what is known.
-    if (step === 'untracked') return { label: t.untrackedButton }
-    if (step === 'paid' || (session && isPaidStatus(session.status)))
-      return { label: t.paid, ended: 'paid' }
-    if (!session) {
-      if (this._previewError?.code === 'SESSION_TOKEN_EXPIRED' || step === 'expired')
-        return { label: t.expiredButton, ended: 'expired' }
-      const failed = this._previewError || step === 'failed'
-      return failed
-        ? { label: t.unavailable, ended: 'failed' }
-        : { label: t.payLoading, busy: true }
-    }
-    if (session.status === 'CANCELED' || step === 'expired')
-      return { label: t.expiredButton, ended: 'expired' }
-    if (this._inFlight(session)) return { label: t.inProgress }
-    // Not this order's payment (the dialog's code checks, once loaded): never invite to pay it.
-    if (state?.error?.code === 'SESSION_MISMATCH') return { label: t.unavailable, ended: 'failed' }
-    const total = this._total
-    if (!total) return { label: t.payLoading, busy: true }
-    return { label: format(t.pay, { amount: total }) }
   }
 
   private _onKeydown(event: KeyboardEvent) {
@@ -424,8 +295,10 @@ export class PaySessionCheckout extends LitElement {
     const strings = this._strings
     const t = strings ?? button
     // Until this language's words are in (a few ms), the button says nothing rather than English.
-    const { label, busy, ended } = strings ? this._buttonLabel(t) : { label: '…', busy: true }
-    const total = this._total
+    const status = strings ? this.preview.status(this.state) : 'payLoading'
+    const total = this.preview.total(this.state)
+    const label = !strings ? '…' : status === 'pay' ? format(t.pay, { amount: total! }) : t[status]
+    const busy = status === 'payLoading'
     const logo = safeImageUrl(this.merchantLogo)
     return html`
       <button
@@ -433,7 +306,7 @@ export class PaySessionCheckout extends LitElement {
         type="button"
         aria-haspopup="dialog"
         aria-busy=${busy ? 'true' : 'false'}
-        data-ended=${ended ?? nothing}
+        data-ended=${endings[status] ?? nothing}
         ?disabled=${busy}
         @click=${() => this.open()}
       >
@@ -483,6 +356,13 @@ export class PaySessionCheckout extends LitElement {
       </dialog>
     `
   }
+}
+
+// A finished state is drawn quietly, not as a call to action.
+const endings: Partial<Record<ButtonStatus, string>> = {
+  paid: 'paid',
+  expiredButton: 'expired',
+  unavailable: 'failed',
 }
 
 // Only a web image, an inline one or a path: never `javascript:` or another scheme.

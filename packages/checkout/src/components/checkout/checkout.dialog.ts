@@ -1,14 +1,14 @@
-import type { CheckoutState, CheckoutToken } from '@paysession/core'
+import type { CheckoutState } from '@paysession/core'
 import { html, nothing, type TemplateResult } from 'lit'
 import { CheckoutController, type CheckoutHost } from '../../controllers/checkout.controller.js'
 import { format, formatMoney } from '../../i18n/localize.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
 import {
+  type Controller,
   copyButton,
   errorBox,
   errorText,
   networkName,
-  shown,
   type T,
   tokenAmount,
   usable,
@@ -36,10 +36,7 @@ function loadManual(host: CheckoutHost) {
     return undefined
   }
   // The view's styles join each element's shadow root the first time that element shows it.
-  const root = (host as unknown as { renderRoot: ShadowRoot }).renderRoot
-  const sheet = manualView.manualStyles.styleSheet
-  if (sheet && !root.adoptedStyleSheets.includes(sheet))
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet]
+  host.addStyles(manualView.manualStyles)
   return manualView
 }
 /** The gasless button's code: loaded only when the merchant set `relay-url` and a token allows it. */
@@ -53,7 +50,7 @@ function loadGasless(host: CheckoutHost) {
 }
 
 /** The sentence the aria-live region announces for a state. */
-export function announce(state: CheckoutState | undefined, t: T, ctl?: CheckoutController): string {
+export function announce(state: CheckoutState | undefined, t: T, ctl: Controller): string {
   if (!state) return t.loading
   const titles: Partial<Record<CheckoutState['step'], string>> = {
     loading: t.loading,
@@ -79,13 +76,12 @@ export function announce(state: CheckoutState | undefined, t: T, ctl?: CheckoutC
     untracked: t.untrackedTitle,
   }
   // Untracked says it all; its error (a refused token) is for the page, not the customer.
-  const error =
-    shown(state, ctl) && state.step !== 'untracked' ? ` ${errorText(state.error!, t)}` : ''
+  const error = ctl.error && state.step !== 'untracked' ? ` ${errorText(ctl.error, t)}` : ''
   return (titles[state.step] ?? '') + error
 }
 
 /** The dialog body for the controller's current state. */
-export function renderStep(host: CheckoutHost, ctl: CheckoutController, t: T): TemplateResult {
+export function renderStep(host: CheckoutHost, ctl: Controller, t: T): TemplateResult {
   const state = ctl.state
   if (!state) return spinner(t.loading)
   const view = { host, ctl, state, t }
@@ -112,12 +108,8 @@ const spinner = (text: string, hint?: string) =>
     hint ? html`<p class="center muted">${hint}</p>` : nothing
   }`
 
-const manualLink = ({ ctl, host, t }: View) =>
-  html`<button class="link" type="button" @click=${() => {
-    ctl.pickingWallet = false
-    ctl.checkout?.payManually()
-    host.requestUpdate()
-  }}>
+const manualLink = ({ ctl, t }: View) =>
+  html`<button class="link" type="button" @click=${() => ctl.payManually()}>
     ${t.payManually}
   </button>`
 
@@ -159,7 +151,7 @@ function chooseWallet(view: View) {
                 part="wallet"
                 type="button"
                 ?data-autofocus=${i === 0}
-                @click=${() => ctl.checkout?.connect(wallet.id)}
+                @click=${() => ctl.connect(wallet.id)}
               >
                 ${wallet.icon ? html`<img src=${wallet.icon} alt="" />` : nothing}
                 <span class="grow">${wallet.name}</span>
@@ -174,7 +166,7 @@ function chooseWallet(view: View) {
         wallets.length
           ? manualLink(view)
           : html`<button class="primary" part="primary" type="button" data-autofocus
-            @click=${() => ctl.checkout?.payManually()}>${t.payManually}</button>`
+            @click=${() => ctl.payManually()}>${t.payManually}</button>`
       }
     </div>
   `
@@ -182,15 +174,10 @@ function chooseWallet(view: View) {
 
 function chooseToken(view: View) {
   const { ctl, state, t } = view
-  const coin = state.network?.chain.nativeCurrency.symbol ?? 'ETH'
-  const choose = (token: CheckoutToken) => {
-    ctl.changingToken = false
-    ctl.checkout?.selectToken(token.symbol)
-  }
   return html`
     <h3>${t.chooseToken}</h3>
     ${errorBox(view)}
-    ${state.gasWarning ? html`<p part="notice">${format(t.gasWarning, { coin })}</p>` : nothing}
+    ${gasNotice(view, false)}
     <ul class="list">
       ${state.tokens.map(
         (token) => html`<li>
@@ -200,7 +187,7 @@ function chooseToken(view: View) {
             ?disabled=${!token.sufficient}
             ?data-autofocus=${token.symbol === state.selectedToken}
             aria-pressed=${token.symbol === state.selectedToken ? 'true' : 'false'}
-            @click=${() => choose(token)}
+            @click=${() => ctl.selectToken(token.symbol)}
           >
             <strong class="grow">${token.symbol}</strong>
             <small>
@@ -211,12 +198,32 @@ function chooseToken(view: View) {
       )}
     </ul>
     <div class="actions">
-      <button class="link" type="button" @click=${() => ctl.checkout?.disconnect()}>
+      <button class="link" type="button" @click=${() => ctl.disconnect()}>
         ${t.changeWallet}
       </button>
       ${manualLink(view)}
     </div>
   `
+}
+
+/**
+ * The account would pay the network fee and has no coin for it (core decides: never a smart
+ * account or a sponsored wallet). Where a token can be paid without fees, the notice says which;
+ * `offered`: the review's "Pay without network fees" button is right below and says it itself.
+ */
+function gasNotice(view: View, offered: boolean) {
+  const { state, t } = view
+  if (!state.gasWarning) return nothing
+  const coin = state.network?.chain.nativeCurrency.symbol ?? 'ETH'
+  const free = state.tokens.filter((token) => token.gasless && token.sufficient)
+  const note =
+    free.length && !offered
+      ? loadGasless(view.host)?.gaslessNote(
+          free.map((token) => token.symbol),
+          view.host.resolvedLocale,
+        )
+      : undefined
+  return html`<p part="notice">${format(t.gasWarning, { coin })}${note ? ` ${note}` : nothing}</p>`
 }
 
 function review(view: View) {
@@ -234,6 +241,7 @@ function review(view: View) {
   return html`
     <h3>${t.review}</h3>
     ${errorBox(view)}
+    ${gasNotice(view, gasless !== nothing)}
     <dl>
       <dt>${t.amount}</dt>
       <dd><strong>${money(view)}</strong></dd>
@@ -241,10 +249,7 @@ function review(view: View) {
       <dd>${
         state.tokens.length > 1
           ? html`<button class="value" type="button" aria-label=${`${t.change}: ${state.selectedToken}`}
-              @click=${() => {
-                ctl.changingToken = true
-                view.host.requestUpdate()
-              }}>${state.selectedToken}${chevron}</button>`
+              @click=${() => ctl.changeToken()}>${state.selectedToken}${chevron}</button>`
           : state.selectedToken
       }</dd>
       <dt>${t.network}</dt>
@@ -256,7 +261,7 @@ function review(view: View) {
     <div class="actions">
       ${first ? gasless : nothing}
       <button class=${first ? '' : 'primary'} part="primary" type="button" ?data-autofocus=${!first}
-        @click=${() => (state.canRetry ? ctl.checkout?.retry() : ctl.checkout?.pay())}>
+        @click=${() => (state.canRetry ? ctl.retry() : ctl.pay())}>
         ${format(t.confirmPay, { amount })}
       </button>
       ${first ? nothing : gasless}
@@ -292,7 +297,7 @@ function ended(view: View, title: string) {
       ${
         state.canRetry
           ? html`<button class="primary" part="primary" type="button" data-autofocus
-            @click=${() => ctl.checkout?.retry()}>${t.retry}</button>`
+            @click=${() => ctl.retry()}>${t.retry}</button>`
           : nothing
       }
       <button type="button" ?data-autofocus=${!state.canRetry} @click=${() => host.close()}>${t.close}</button>
@@ -327,7 +332,7 @@ function untracked(view: View) {
       ${
         retry
           ? html`<button class="primary" part="primary" type="button" data-autofocus
-            @click=${() => ctl.checkout?.retry()}>${t.retry}</button>`
+            @click=${() => ctl.retry()}>${t.retry}</button>`
           : nothing
       }
       <button type="button" ?data-autofocus=${!retry} @click=${() => host.close()}>${t.close}</button>
@@ -340,7 +345,7 @@ const waiting = (view: View, text: string, hint?: string) => {
   return html`${errorBox(view)}${spinner(text, hint)}${txLink(view)}${
     state.canRetry
       ? html`<div class="actions"><button class="primary" part="primary" type="button"
-          @click=${() => ctl.checkout?.retry()}>${t.retry}</button></div>`
+          @click=${() => ctl.retry()}>${t.retry}</button></div>`
       : nothing
   }`
 }

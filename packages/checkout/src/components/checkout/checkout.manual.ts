@@ -1,8 +1,6 @@
-import { formatDecimal, parseAmount, resolveSessionAssets } from '@paysession/core'
 import { html, nothing, type TemplateResult } from 'lit'
 import { languageOf } from '../../i18n/catalogs.js'
-import { format } from '../../i18n/localize.js'
-import { eip681Transfer } from '../../qr/eip681.js'
+import { format, formatTokenAmount } from '../../i18n/localize.js'
 import { qrPath } from '../../qr/qrPath.js'
 import { manualStyles } from './checkout.manual.styles.js'
 import {
@@ -36,30 +34,9 @@ export function manual(view: View) {
   const { ctl, host, state, t } = view
   const session = state.session
   const to = session?.oneTimeWalletAddress
-  let uri: string | undefined
-  let symbol = ctl.manualToken ?? session?.tokenSymbol ?? ''
-  let symbols: string[] = []
-  try {
-    const { network, tokens } = resolveSessionAssets(ctl.config!.registry, session ?? {})
-    symbols = tokens.map((x) => x.symbol)
-    const token = tokens.find((x) => x.symbol === symbol) ?? tokens[0]!
-    symbol = token.symbol
-    if (to)
-      uri = eip681Transfer({
-        token: token.address,
-        chainId: network.chainId,
-        to,
-        units: parseAmount(session!.amount, token.decimals),
-      })
-  } catch {
-    // Unknown network or token: the address alone still lets the customer pay.
-  }
+  const { symbols, symbol, uri } = ctl.manualPayment()
   const amount = tokenAmount(view)
   const network = networkName(view)
-  const pick = (next: string) => {
-    ctl.manualToken = next
-    host.requestUpdate()
-  }
   const qr = uri && qrPath(uri)
   const expires = session?.expiresAt
     ? new Intl.DateTimeFormat(host.resolvedLocale, {
@@ -77,7 +54,7 @@ export function manual(view: View) {
             (
               x,
             ) => html`<button part="token" type="button" aria-pressed=${x === symbol ? 'true' : 'false'}
-              @click=${() => pick(x)}>${x}</button>`,
+              @click=${() => ctl.chooseManualToken(x)}>${x}</button>`,
           )}
         </div>`
         : nothing
@@ -98,9 +75,7 @@ export function manual(view: View) {
       ${
         session?.receivedAmount && /[1-9]/.test(session.receivedAmount)
           ? html`<br />${format(t.received, {
-              amount: formatDecimal(session.receivedAmount, host.resolvedLocale, {
-                minimumFractionDigits: 2,
-              }),
+              amount: formatTokenAmount(session.receivedAmount, undefined, host.resolvedLocale),
               token: session.tokenSymbol ?? symbol,
             })}`
           : nothing
@@ -109,10 +84,8 @@ export function manual(view: View) {
     ${expires ? html`<p class="center muted">${format(t.payBefore, { time: expires })}</p>` : nothing}
     ${
       usable(state).length
-        ? html`<div class="actions"><button class="link" type="button" @click=${() => {
-            ctl.pickingWallet = true
-            host.requestUpdate()
-          }}>${t.payWithWallet}</button></div>`
+        ? html`<div class="actions"><button class="link" type="button"
+            @click=${() => ctl.pickWallet()}>${t.payWithWallet}</button></div>`
         : nothing
     }
   `

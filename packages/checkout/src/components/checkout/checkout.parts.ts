@@ -10,31 +10,33 @@ import { formatTokenAmount } from '../../i18n/localize.js'
 
 export type T = Catalog & ButtonStrings
 
-export type View = { host: CheckoutHost; ctl: CheckoutController; state: CheckoutState; t: T }
+/** The controller as views see it: they read its fields and call its methods, never assign. */
+export type Controller = Readonly<CheckoutController>
+
+export type View = { host: CheckoutHost; ctl: Controller; state: CheckoutState; t: T }
 
 export const errorText = (error: PaySessionError, t: T) =>
   t.errors[error.code] ?? error.shortMessage
-
-// Steps where an error is about an earlier attempt: once seen and the dialog closed, it goes.
-export const retryableSteps: CheckoutState['step'][] = ['chooseWallet', 'chooseToken', 'review']
-
-export const shown = (state: CheckoutState, ctl?: CheckoutController) =>
-  state.error && !(state.error === ctl?.dismissed && retryableSteps.includes(state.step))
 
 // A decline in the wallet is the customer's own choice and an expiry an end, not a fault: said
 // plainly, not in red.
 export const neutral = ['USER_REJECTED', 'SESSION_EXPIRED', 'SESSION_TOKEN_EXPIRED']
 
-export const errorBox = ({ ctl, state, t }: View) =>
-  shown(state, ctl)
-    ? html`<p part=${neutral.includes(state.error!.code) ? 'notice' : 'error'} role="alert">
-        ${errorText(state.error!, t)}
+export const errorBox = ({ ctl, t }: View) =>
+  ctl.error
+    ? html`<p part=${neutral.includes(ctl.error.code) ? 'notice' : 'error'} role="alert">
+        ${errorText(ctl.error, t)}
       </p>`
     : nothing
 
-/** The network's name for people ("Base", "Local test chain") and its icon, from the registry. */
-export const networkName = ({ state }: View) =>
-  state.network?.displayName ?? state.network?.name ?? state.session?.network ?? ''
+/**
+ * The network's name for people: the registry's ("Base"), or in the customer's language where
+ * the name is words, not a brand (the sandbox's "Local test chain").
+ */
+export const networkName = ({ state, t }: View) => {
+  const name = state.network?.displayName ?? state.network?.name ?? state.session?.network ?? ''
+  return t.networks[name] ?? name
+}
 
 export const tokenAmount = ({ host, state }: View, symbol?: string) =>
   formatTokenAmount(state.amount ?? state.session?.amount ?? '', symbol, host.resolvedLocale)
@@ -47,11 +49,7 @@ export function copyButton(view: View, text: string) {
     class="copy"
     type="button"
     aria-label=${copied ? t.copied : t.copyAddress}
-    @click=${async () => {
-      await navigator.clipboard?.writeText(text).catch(() => {})
-      ctl.copied = text
-      view.host.requestUpdate()
-    }}
+    @click=${() => ctl.copy(text)}
   >
     ${copied ? `✓ ${t.copied}` : t.copyAddress}
   </button>`

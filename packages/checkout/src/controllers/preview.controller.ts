@@ -1,0 +1,152 @@
+import {
+  type CheckoutState,
+  isInFlight,
+  isPaidStatus,
+  type PaymentSession,
+  type PaySessionError,
+  readPaymentRecord,
+} from '@paysession/core'
+import type { ReactiveController, ReactiveControllerHost } from 'lit'
+import { PaySessionErrorEvent } from '../events/error.js'
+import { PaySessionReadyEvent } from '../events/ready.js'
+
+/** What the preview reads of its element (`<paysession-checkout>` implements it). */
+export interface PreviewHost extends ReactiveControllerHost, EventTarget {
+  readonly sessionId: string | undefined
+  readonly sessionToken: string | undefined
+  readonly apiBase: string | undefined
+  readonly fetch: typeof globalThis.fetch | undefined
+  readonly resolvedLocale: string
+  /** Loads the dialog's code; the preview starts it once the button is painted and the page idle. */
+  loadEngine(): Promise<unknown>
+}
+
+/**
+ * What the pay button says: its word in the catalog (`pay` takes the amount). A refused token
+ * (`untrackedButton`) says nothing about the payment: the dialog tells what is known.
+ */
+export type ButtonStatus =
+  | 'payLoading'
+  | 'pay'
+  | 'inProgress'
+  | 'paid'
+  | 'expiredButton'
+  | 'unavailable'
+  | 'untrackedButton'
+
+/**
+ * The button's own view of the session, in the first file (no wallet code): one light read with
+ * the session token, the payment this browser stored as started, and what the button says about
+ * both, or about the checkout's state once the dialog's code runs.
+ */
+export class PreviewController implements ReactiveController {
+  /** The session as the button's read (or core's, after a refused token) found it. */
+  session: PaymentSession | undefined
+  /** Why the button's read failed (never a refused token: that says nothing about the payment). */
+  error: Pick<PaySessionError, 'code' | 'shortMessage'> | undefined
+  /** A payment this browser started and recorded (core's "never twice" record). */
+  private started = false
+  private formatMoney: typeof import('./preview.read.js').formatMoney | undefined
+  private key = ''
+
+  constructor(private readonly host: PreviewHost) {
+    host.addController(this)
+  }
+
+  hostUpdated() {
+    const { sessionId, sessionToken, apiBase } = this.host
+    const key = [sessionId, sessionToken, apiBase].join('|')
+    if (key === this.key || !sessionId || !sessionToken || !apiBase) return
+    this.key = key
+    void this.read(key, { sessionId, sessionToken, apiBase })
+  }
+
+  /**
+   * The session core read with a fresh token when the button's read could not: announced too.
+   * Called from the checkout controller's state update, which re-renders anyway.
+   */
+  adopt(session: PaymentSession) {
+    if (!this.session) this.announce(session)
+  }
+
+  /** The session's amount in its currency, once known and the formatter loaded. */
+  total(state?: CheckoutState): string | undefined {
+    const session = state?.session ?? this.session
+    return session && this.formatMoney
+      ? this.formatMoney(
+          state?.amount ?? session.amount,
+          session.currency,
+          this.host.resolvedLocale,
+        )
+      : undefined
+  }
+
+  /** What the button says: from the checkout's state once the dialog's code runs, else this read. */
+  status(state?: CheckoutState): ButtonStatus {
+    const session = state?.session ?? this.session
+    const step = state?.step
+    if (step === 'untracked') return 'untrackedButton'
+    if (step === 'paid' || (session && isPaidStatus(session.status))) return 'paid'
+    if (!session) {
+      if (step === 'expired') return 'expiredButton'
+      return this.error || step === 'failed' ? 'unavailable' : 'payLoading'
+    }
+    if (session.status === 'CANCELED' || step === 'expired') return 'expiredButton'
+    const inFlight = step
+      ? isInFlight(step)
+      : this.started || Boolean(session.userSubmittedTransactionHash)
+    if (inFlight) return 'inProgress'
+    // Not this order's payment (the dialog's code checks, once loaded): never invite to pay it.
+    if (state?.error?.code === 'SESSION_MISMATCH') return 'unavailable'
+    return this.total(state) ? 'pay' : 'payLoading'
+  }
+
+  private async read(
+    key: string,
+    options: { sessionId: string; sessionToken: string; apiBase: string },
+  ) {
+    let reader: typeof import('./preview.read.js') | undefined
+    try {
+      reader = await import('./preview.read.js')
+    } catch {}
+    const result = reader && (await reader.readSession({ ...options, fetch: this.host.fetch }))
+    this.formatMoney ??= reader?.formatMoney
+    // A newer session id, token or service since: that read decides.
+    if (key !== this.key) return
+    if (result && 'session' in result) {
+      this.error = undefined
+      this.announce(result.session)
+    } else {
+      // Without `result` the chunk itself failed to load: nothing can be reached from here.
+      const e = result?.error ?? {
+        code: 'API_UNAVAILABLE' as const,
+        shortMessage: 'The payment service is unreachable. Please try again.',
+      }
+      // An expired token: still loading, until the dialog code (a fresh token, the chain) knows.
+      if (e.code !== 'SESSION_TOKEN_EXPIRED') this.error = e
+      this.host.dispatchEvent(
+        new PaySessionErrorEvent({
+          code: e.code,
+          message: e.shortMessage,
+          // An insecure api-base is the page's own setting: trying again cannot help.
+          retryable: e.code !== 'INSECURE_API_BASE',
+        }),
+      )
+    }
+    this.host.requestUpdate()
+    const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
+    idle(() => void this.host.loadEngine(), { timeout: 2000 })
+  }
+
+  private announce(session: PaymentSession) {
+    this.session = session
+    try {
+      // Storage may be disabled (a locked-down iframe): then nothing was recorded here either.
+      this.started = Boolean(readPaymentRecord(localStorage, this.host.sessionId!))
+    } catch {}
+    const { paymentSessionId, status, amount, currency } = session
+    this.host.dispatchEvent(
+      new PaySessionReadyEvent({ sessionId: paymentSessionId, status, amount, currency }),
+    )
+  }
+}

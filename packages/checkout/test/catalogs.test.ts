@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { localNetwork } from '@paysession/core'
+import { describe, expect, test } from 'vitest'
+import { gaslessNote } from '../src/gasless/gasless.js'
+import { button } from '../src/i18n/button.js'
+import { languageOf } from '../src/i18n/catalogs.js'
+import { type Catalog, catalog as english } from '../src/i18n/en.js'
+
+// Every language says everything English says: a missing key shows a customer English in the
+// middle of their language (or nothing). English's error sentences are core's own.
+
+const here = dirname(fileURLToPath(import.meta.url))
+const dir = resolve(here, '../src/i18n')
+// The codes a customer can meet: protocol's `customerMessages` (read as text: the widget does not
+// depend on protocol directly).
+const codesSource = readFileSync(resolve(here, '../../protocol/src/codes.ts'), 'utf8')
+const customerCodes = [
+  ...codesSource
+    .slice(codesSource.indexOf('customerMessages = {'), codesSource.indexOf('} as const'))
+    .matchAll(/^ {2}([A-Z_]+): /gm),
+].map((m) => m[1]!)
+const languages = readdirSync(dir)
+  .filter((file) => /^[a-z]{2}(-[A-Z]{2})?\.ts$/.test(file) && file !== 'en.ts')
+  .map((file) => file.replace(/\.ts$/, ''))
+const load = async (language: string) =>
+  ((await import(`../src/i18n/${language}.ts`)) as { catalog: Catalog }).catalog
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
+const strings = (catalog: Catalog) =>
+  Object.entries(catalog).filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+
+test('the catalogs are the languages the widget serves', () => {
+  expect(languages.length).toBeGreaterThanOrEqual(9)
+  for (const language of languages) expect(languageOf(language)).not.toBe('en')
+})
+
+describe.each(languages)('%s', (language) => {
+  test('has every string English has, with the same placeholders', async () => {
+    const catalog = await load(language)
+    expect(Object.keys(catalog).sort()).toEqual(Object.keys(english).sort())
+    for (const [key, text] of strings(english)) {
+      const translated = (catalog as Record<string, unknown>)[key]
+      expect(typeof translated, key).toBe('string')
+      expect((translated as string).trim(), key).not.toBe('')
+      expect(placeholders(translated as string), key).toEqual(placeholders(text))
+    }
+    expect(Object.keys(button).every((key) => key in catalog)).toBe(true)
+  })
+
+  test('has a sentence for every error a customer can meet', async () => {
+    const { errors } = await load(language)
+    expect(customerCodes.length).toBeGreaterThan(25)
+    const missing = customerCodes.filter((code) => !errors[code as keyof typeof errors]?.trim())
+    expect(missing).toEqual([])
+    // Only codes that exist: a renamed code would leave a sentence nobody shows.
+    expect(Object.keys(errors).filter((code) => !customerCodes.includes(code))).toEqual([])
+    // Same rule in every language: an expired token is never called an expired payment.
+    expect(errors.SESSION_TOKEN_EXPIRED).not.toBe(errors.SESSION_EXPIRED)
+  })
+
+  test('names the sandbox network in its own words, and the gasless offer too', async () => {
+    const { networks } = await load(language)
+    const words = localNetwork().displayName!
+    expect(networks[words]).toBeTruthy()
+    expect(networks[words]).not.toBe(words)
+    expect(gaslessNote(['USDC'], language)).not.toBe(gaslessNote(['USDC'], 'en'))
+    expect(gaslessNote(['USDC'], language)).toContain('USDC')
+  })
+})
