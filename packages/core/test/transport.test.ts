@@ -38,6 +38,17 @@ beforeAll(async () => {
     if (method === 'eth_flaky') return json(200, { jsonrpc: '2.0', id, result: '0x1' })
     if (method === 'eth_down') return json(500, { error: 'down' })
     if (method === 'eth_slow') return setTimeout(() => json(200, { jsonrpc: '2.0', id }), 500)
+    if (method === 'eth_rpcFailure')
+      return json(500, { jsonrpc: '2.0', id, error: { code: -32000, message: 'header not found' } })
+    if (method === 'eth_gateway') {
+      response.writeHead(502, { 'Content-Type': 'text/html' })
+      return response.end('<html>Bad Gateway</html>')
+    }
+    if (method === 'eth_garbled') {
+      response.writeHead(200, { 'Content-Type': 'application/json' })
+      return response.end('{"jsonrpc":')
+    }
+    if (method === 'eth_huge') return json(200, { jsonrpc: '2.0', id, result: 'x'.repeat(11e6) })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -74,9 +85,16 @@ const expected: Record<string, object> = {
   // Retried by viem's buildRequest (503), then answered.
   eth_flaky: { value: '0x1', requests: 3 },
   eth_down: { error: 'HttpRequestError', status: 500, requests: 4 },
+  // A JSON-RPC error in a failed response is that error.
+  eth_rpcFailure: { error: 'InvalidInputRpcError', code: -32000, requests: 1 },
+  // Not JSON, failed: the status and the body; 502 is retried.
+  eth_gateway: { error: 'HttpRequestError', status: 502, requests: 4 },
+  // viem retries these too.
+  eth_garbled: { error: 'HttpRequestError', requests: 4 },
+  eth_huge: { error: 'ResponseBodyTooLargeError', requests: 4 },
 }
 
-test.each(['eth_blockNumber', 'eth_unknown', 'eth_flaky', 'eth_down'])(
+test.each(Object.keys(expected))(
   '%s: the same answer, errors and retries as viem http',
   async (method) => {
     const ours = await outcome((url) => rpcTransport(url), method)
