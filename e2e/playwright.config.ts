@@ -4,6 +4,7 @@ import { defineConfig } from '@playwright/test'
 // anvil in-process: one demo for the whole run, started and stopped by global-setup.ts.
 // Two projects: `flows` runs on two workers; `exclusive` runs afterwards, alone, the tests that
 // change something every session shares (anvil's automine, the sandbox clock).
+// tests/hosted.spec.ts runs in a run of its own (hosted.config.ts), with no demo, sandbox or anvil.
 export default defineConfig({
   testDir: 'tests',
   globalSetup: './global-setup.ts',
@@ -36,7 +37,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'flows', testIgnore: 'exclusive.spec.ts' },
+    { name: 'flows', testIgnore: ['exclusive.spec.ts', 'hosted.spec.ts'] },
     { name: 'exclusive', testMatch: 'exclusive.spec.ts', dependencies: ['flows'] },
   ],
 })

@@ -17,13 +17,10 @@ import {
   parseUnits,
 } from 'viem'
 
-export const env = {
-  demo: process.env.E2E_DEMO_URL!,
-  api: process.env.E2E_API_URL!,
-  apiPort: process.env.E2E_API_PORT!,
-  rpc: process.env.E2E_RPC_URL!,
-  apiKey: 'sk_sandbox_paysession',
-}
+import { env } from './env.js'
+
+export { env }
+
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
 
 export const tokens = {

@@ -3,7 +3,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, type TestInfo } from '@playwright/test'
 import type { CheckoutStep as Step } from '../../packages/core/src/checkout/types.js'
-import { env } from './demo.js'
+import { env } from './env.js'
 
 // The checkout's steps are core's type, not a copy (type-only: nothing of core loads here).
 export type { CheckoutStep as Step } from '../../packages/core/src/checkout/types.js'

@@ -10,6 +10,10 @@
 // Safe-like account whose `eth_sendTransaction` answers with a proposal id, not a transaction:
 // the transfer runs only once its second owner approves ("Approve as second owner").
 //
+// The hosted demo has no RPC server: its chain runs in the page. It sets `window.__sandboxChain`
+// (an EIP-1193 provider) before loading this script, and the wallet sends the local chain's
+// requests there instead of to `rpcUrl`.
+//
 // Test hooks: `?wallet=autoapprove` or `?wallet=autoreject` on the page URL, or
 // `window.__sandboxWallet` (setMode, approve, reject, pending, selectAccount, switchChain,
 // approveSafe, ...). `selectAccount('smart')` and `selectAccount('safe')` pick the contract accounts.
@@ -50,7 +54,13 @@
     account: allAccounts.includes(saved.account) ? saved.account : config.accounts[0],
     connected: saved.connected === true,
     chainId: localChainId,
-    chains: { [localChainId]: { rpcUrl: config.rpcUrl, name: 'Local (sandbox)' } },
+    chains: {
+      [localChainId]: {
+        rpcUrl: config.rpcUrl,
+        provider: window.__sandboxChain,
+        name: 'Local (sandbox)',
+      },
+    },
     mode: new URLSearchParams(location.search).get('wallet') ?? 'ask',
     pending: [],
     /** EIP-5792 call bundles sent by the smart account: id → transaction hashes. */
@@ -96,6 +106,13 @@
   let rpcId = 0
   async function rpc(method, params = []) {
     const chain = state.chains[state.chainId]
+    if (chain?.provider) {
+      try {
+        return await chain.provider.request({ method, params })
+      } catch (error) {
+        throw new ProviderRpcError(error.code ?? -32603, error.message, error.data)
+      }
+    }
     if (!chain?.rpcUrl) throw new ProviderRpcError(4901, `No RPC for chain ${state.chainId}.`)
     let response
     try {

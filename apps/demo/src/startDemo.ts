@@ -11,10 +11,14 @@ import {
 } from '@paysession/sandbox'
 import { createPaySessionClient } from '@paysession/server'
 import { createFileRelayStore, createRelayHandler } from '@paysession/server/relay'
+import { http } from 'viem'
 import { createBalanceReader } from './server/balances.js'
 import { createDemoServer } from './server/createDemoServer.js'
+import { orderFile } from './server/orderFile.js'
 import { createOrderStore } from './server/orders.js'
+import { sandboxTokenRenewal } from './server/sessions.js'
 import { createWebhookLog, type WebhookLog } from './server/webhookLog.js'
+import { webhookLogFile } from './server/webhookLogFile.js'
 
 export const appRoot = fileURLToPath(new URL('..', import.meta.url))
 
@@ -50,12 +54,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     // Every API-key call goes through @paysession/server, as a real merchant's would.
     const client = createPaySessionClient({ apiBase: sandbox.apiUrl, apiKey: sandbox.apiKey })
     const dataDir = options.sandbox?.dataDir
-    const orders = createOrderStore(dataDir ? join(dataDir, 'demo-orders.json') : undefined)
+    const orders = createOrderStore(
+      dataDir ? orderFile(join(dataDir, 'demo-orders.json')) : undefined,
+    )
     const webhooks = createWebhookLog({
       secret: sandbox.webhookSecret,
       client,
       sessionTokenOf: (id) => orders.get(id)?.sessionToken,
-      file: dataDir ? join(dataDir, 'demo-webhooks.jsonl') : undefined,
+      store: dataDir ? webhookLogFile(join(dataDir, 'demo-webhooks.jsonl')) : undefined,
       forwardTo: options.forwardWebhooksTo,
     })
     const tokens = Object.values(sandbox.tokens)
@@ -64,33 +70,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       client,
       orders,
       webhooks,
-      balances: createBalanceReader(sandbox.rpcUrl, tokens),
+      balances: createBalanceReader(http(sandbox.rpcUrl), tokens),
       apiBase: sandbox.apiUrl,
-      renewSessionToken: async (id) => {
-        // The sandbox's extension: the spec has no way to renew a session token.
-        const response = await fetch(
-          `${sandbox.apiUrl}/api/v1/payment-sessions/${encodeURIComponent(id)}/session-token`,
-          {
-            method: 'POST',
-            headers: {
-              authorization: `Bearer ${sandbox.apiKey}`,
-              'content-type': 'application/json',
-            },
-            body: '{}',
-          },
-        )
-        if (!response.ok) return undefined
-        const body = (await response.json()) as {
-          paymentSessionToken?: unknown
-          paymentSessionTokenExpiresAt?: unknown
-        }
-        if (typeof body.paymentSessionToken !== 'string') return undefined
-        const expiresAt = body.paymentSessionTokenExpiresAt
-        return {
-          token: body.paymentSessionToken,
-          expiresAt: typeof expiresAt === 'string' ? expiresAt : undefined,
-        }
-      },
+      renewSessionToken: sandboxTokenRenewal({
+        apiBase: sandbox.apiUrl,
+        apiKey: sandbox.apiKey,
+        fetch,
+      }),
       // The merchant's relayer for gasless payments: the sandbox's funded relayer account.
       relay: createRelayHandler({
         client,

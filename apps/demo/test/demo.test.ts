@@ -11,6 +11,7 @@ import {
 } from '@paysession/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWebhookLog } from '../src/server/webhookLog.ts'
+import { webhookLogFile } from '../src/server/webhookLogFile.ts'
 import { checkoutCdnDir, type Demo, startDemo } from '../src/startDemo.ts'
 
 let demo: Demo
@@ -518,7 +519,7 @@ describe('webhook log', () => {
           },
         ],
       })
-      const first = createWebhookLog({ secret: 'whsec_test', client, file })
+      const first = createWebhookLog({ secret: 'whsec_test', client, store: webhookLogFile(file) })
       const forged = () =>
         new Request('http://127.0.0.1/webhooks', {
           method: 'POST',
@@ -530,21 +531,57 @@ describe('webhook log', () => {
       // kill -9 in the middle of the next line:
       appendFileSync(file, '{"receivedAt":"2026-')
 
-      const second = createWebhookLog({ secret: 'whsec_test', client, file })
+      const second = createWebhookLog({ secret: 'whsec_test', client, store: webhookLogFile(file) })
       expect(second.entries).toEqual(first.entries)
       expect(second.entries[0]).toMatchObject({ id: 'evt_persist', reason: 'SIGNATURE_MISMATCH' })
       await second.handler(forged())
       await waitFor(() => second.entries.length === 2)
-      const third = createWebhookLog({ secret: 'whsec_test', client, file })
+      const third = createWebhookLog({ secret: 'whsec_test', client, store: webhookLogFile(file) })
       expect(third.entries).toHaveLength(2)
 
       // Past twice the 500 kept entries the file is rewritten (temp file + rename) to the newest.
       for (let i = 0; i < 1000; i++) await third.handler(forged())
       await waitFor(() => readFileSync(file, 'utf8').split('\n').length <= 502)
       expect(existsSync(`${file}.tmp`)).toBe(false)
-      const fourth = createWebhookLog({ secret: 'whsec_test', client, file })
+      const fourth = createWebhookLog({ secret: 'whsec_test', client, store: webhookLogFile(file) })
       expect(fourth.entries).toHaveLength(500)
       expect(fourth.entries).toEqual(third.entries)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('remembers handled deliveries across a restart: the same delivery again is a duplicate', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'demo-webhooks-'))
+    const file = join(dir, 'demo-webhooks.jsonl')
+    try {
+      const { id } = await buy('mug')
+      const text = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'evt_once',
+        method: 'paysession_paymentStatusUpdate',
+        params: [
+          {
+            merchantId: 'merchant_sandbox',
+            paymentSessionId: id,
+            status: 'CREATED',
+            updatedAt: new Date().toISOString(),
+          },
+        ],
+      })
+      const delivery = () =>
+        new Request('http://127.0.0.1/webhooks', {
+          method: 'POST',
+          headers: { 'paysession-signature': signWebhook('whsec_test', text) },
+          body: text,
+        })
+      const first = createWebhookLog({ secret: 'whsec_test', client, store: webhookLogFile(file) })
+      expect((await first.handler(delivery())).status).toBe(200)
+      expect(first.entries[0]).toMatchObject({ id: 'evt_once', outcome: 'accepted' })
+
+      const second = createWebhookLog({ secret: 'whsec_test', client, store: webhookLogFile(file) })
+      expect((await second.handler(delivery())).status).toBe(200)
+      expect(second.entries.map((e) => e.outcome)).toEqual(['duplicate', 'accepted'])
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -38,6 +38,11 @@ export type BrowserChainOptions = {
   onJournal?: (entry: JournalEntry) => void | Promise<void>
   /** Seconds since the epoch; the default is the wall clock. */
   now?: () => number
+  /**
+   * The genesis block's timestamp (seconds). Every block hash descends from it, so a chain that
+   * replays a saved journal passes the one it saved (`chain.genesisTimestamp`) to keep its hashes.
+   */
+  genesisTimestamp?: number
 }
 
 export type EIP1193Request = { method: string; params?: unknown[] | object }
@@ -46,6 +51,8 @@ export type BrowserChain = {
   request(args: EIP1193Request): Promise<unknown>
   /** The steps so far, for saving. */
   journal(): JournalEntry[]
+  /** The genesis block's timestamp, for saving with the journal. */
+  genesisTimestamp: number
 }
 
 /** A JSON-RPC error in the shape viem reads (`code`, `message`, optional revert `data`). */
@@ -176,7 +183,8 @@ export async function createBrowserChain(options: BrowserChainOptions = {}): Pro
       gasUsed: 0n,
     } as MinedBlock
   }
-  blocks.push(makeBlock(0n, new Uint8Array(32), BigInt(clock())))
+  const genesisTimestamp = options.genesisTimestamp ?? clock()
+  blocks.push(makeBlock(0n, new Uint8Array(32), BigInt(genesisTimestamp)))
 
   const head = () => blocks[blocks.length - 1] as MinedBlock
   function nextTimestamp(): bigint {
@@ -485,6 +493,7 @@ export async function createBrowserChain(options: BrowserChainOptions = {}): Pro
       return run
     },
     journal: () => [...journal],
+    genesisTimestamp,
   }
 }
 

@@ -326,18 +326,24 @@ describe('the in-page adapter after a reload', () => {
   test('the saved store and chain journal resume: a funded session is captured after the restart', async () => {
     let state: MemoryState | undefined
     const journal: JournalEntry[] = []
-    const boot = async () =>
-      startInPageService({
-        provider: await createBrowserChain({
-          journal: [...journal],
-          onJournal: (entry) => void journal.push(entry),
-        }),
+    // Saved with the journal: every block hash descends from the genesis block's time.
+    let genesisTimestamp: number | undefined
+    const boot = async () => {
+      const provider = await createBrowserChain({
+        journal: [...journal],
+        genesisTimestamp,
+        onJournal: (entry) => void journal.push(entry),
+      })
+      genesisTimestamp = provider.genesisTimestamp
+      return startInPageService({
+        provider,
         artifacts: readArtifacts(),
         storage: createMemoryStorage(state, (saved) => {
           state = saved
         }),
         pollIntervalMs: 50,
       })
+    }
     const first = await boot()
     const auth = { authorization: `Bearer ${first.apiKey}`, 'content-type': 'application/json' }
     const api = (service: typeof first, path: string, init?: RequestInit) =>

@@ -33,6 +33,8 @@ export type CheckoutPageOptions = {
   cdnAvailable: boolean
   /** Subresource Integrity of the script, when the checkout build publishes one. */
   integrity: string | undefined
+  /** How this page came to be, when not as the Node demo's server renders it (the hosted demo). */
+  how?: SafeHtml | undefined
 }
 
 export function orderSummary(order: Order, product: Product): SafeHtml {
@@ -112,7 +114,7 @@ ${
 </div>
 <details class="card how">
   <summary>How this page embeds the checkout</summary>
-  <p>The merchant server created the payment session with its API key (<code>@paysession/server</code>) and rendered this page with the session's id and short-lived token. The page loads three scripts, in this order: the sandbox's test wallet, the checkout, and this shop's own few lines (<code>/assets/checkout.js</code>). Only the checkout is needed on a real network. No inline script: the page runs under a strict Content-Security-Policy.</p>
+  ${options.how ?? html`<p>The merchant server created the payment session with its API key (<code>@paysession/server</code>) and rendered this page with the session's id and short-lived token. The page loads three scripts, in this order: the sandbox's test wallet, the checkout, and this shop's own few lines (<code>/assets/checkout.js</code>). Only the checkout is needed on a real network. No inline script: the page runs under a strict Content-Security-Policy.</p>`}
   <pre><code>${snippet}</code></pre>
 </details>`,
   })

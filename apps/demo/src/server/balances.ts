@@ -1,4 +1,4 @@
-import { createPublicClient, erc20Abi, formatUnits, getAddress, http } from 'viem'
+import { createPublicClient, erc20Abi, formatUnits, getAddress, type Transport } from 'viem'
 
 export type Token = { symbol: string; address: `0x${string}`; decimals: number }
 
@@ -13,9 +13,12 @@ function display(value: bigint, decimals: number): string {
   return `${whole}.${fraction.padEnd(2, '0')}`
 }
 
-/** Reads ERC-20 balances straight from the chain (the sandbox's anvil), as a merchant's explorer would. */
-export function createBalanceReader(rpcUrl: string, tokens: Token[]): BalanceReader {
-  const client = createPublicClient({ transport: http(rpcUrl) })
+/**
+ * Reads ERC-20 balances straight from the chain, as a merchant's explorer would: the sandbox's
+ * anvil (`http(rpcUrl)`) or the hosted demo's in-page chain (`custom(chain)`).
+ */
+export function createBalanceReader(transport: Transport, tokens: Token[]): BalanceReader {
+  const client = createPublicClient({ transport })
   return {
     async of(address) {
       const owner = getAddress(address)

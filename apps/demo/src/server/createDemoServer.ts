@@ -10,7 +10,6 @@ import {
 import { productById } from '../catalog/products.js'
 import { checkoutPage, type WalletConfig, walletTag } from '../pages/checkout.js'
 import {
-  type ConsoleData,
   closedFragment,
   consolePage,
   detailFragment,
@@ -23,10 +22,13 @@ import { layout } from '../pages/layout.js'
 import { orderPage, orderStatusFragment, unavailableFragment } from '../pages/order.js'
 import { shopPage } from '../pages/shop.js'
 import type { BalanceReader } from './balances.js'
+import { readConsoleData } from './consoleData.js'
 import { readForm, redirect, send, sendJson, serveFile } from './http.js'
 import type { OrderStore } from './orders.js'
+import { placeOrder } from './placeOrder.js'
 import { createSecurity } from './security.js'
 import { createSessionReader } from './sessions.js'
+import { startCapture } from './startCapture.js'
 import type { WebhookLog } from './webhookLog.js'
 
 export type DemoServerOptions = {
@@ -131,49 +133,24 @@ export function createDemoServer(options: DemoServerOptions): Server {
     }
   }
 
-  async function consoleData(selectedId: string | null): Promise<ConsoleData> {
-    // The shop's own order list: the spec has no way to list sessions.
-    const unknown = { session: undefined, unavailable: 'The service does not know this session.' }
-    const read = (id: string) => sessions.read(id).catch(() => unknown)
-    const rows = await Promise.all(
-      orders.list(25).map(async (order) => ({ order, ...(await read(order.paymentSessionId)) })),
-    )
-    const pick = selectedId ?? rows[0]?.order.paymentSessionId
-    const picked = pick
-      ? (rows.find((row) => row.order.paymentSessionId === pick) ?? (await read(pick)))
-      : undefined
-    const selected = picked?.session
-    const accounts: { label: string; address: string | null | undefined }[] = [
-      { label: 'One-time wallet', address: selected?.oneTimeWalletAddress },
-      { label: 'Customer', address: selected?.userAddress },
-      { label: 'Treasury', address: options.treasury },
-    ]
-    const balances = await Promise.all(
-      accounts
-        .filter((a): a is { label: string; address: string } => Boolean(a.address))
-        .map(async (a) => ({
-          ...a,
-          // The chain out of reach shows dashes, not an error page.
-          values: await options.balances.of(a.address).catch(() => ({})),
-        })),
-    )
-    return {
-      sessions: rows,
-      selected,
-      selectedId: pick ?? undefined,
-      unavailable: picked?.unavailable,
-      orders: (id) => orders.get(id),
-      balances,
-      tokens: options.wallet.tokens.map((t) => t.symbol),
-      webhooks: options.webhooks.entries.slice(0, 50),
-      facts: {
-        apiUrl: options.apiBase,
-        rpcUrl: options.wallet.rpcUrl,
-        webhookUrl: options.webhookUrl(),
-        forwardUrl: options.forwardUrl,
+  const consoleData = (selectedId: string | null) =>
+    readConsoleData(
+      {
+        sessions,
+        orders,
+        webhooks: options.webhooks,
+        balances: options.balances,
+        treasury: options.treasury,
+        tokens: options.wallet.tokens.map((t) => t.symbol),
+        facts: {
+          apiUrl: options.apiBase,
+          rpcUrl: options.wallet.rpcUrl,
+          webhookUrl: options.webhookUrl(),
+          forwardUrl: options.forwardUrl,
+        },
       },
-    }
-  }
+      selectedId,
+    )
 
   async function createCheckout(req: IncomingMessage, res: ServerResponse) {
     const form = await readForm(req)
@@ -182,26 +159,9 @@ export function createDemoServer(options: DemoServerOptions): Server {
     const integration = form.get('integration') === 'spa' ? 'spa' : 'script'
     const cart = form.get('cart') || crypto.randomUUID()
     try {
-      const session = await client.createSession({
-        amount: product.amount,
-        currency: product.currency,
-        requestId: `${cart}:${product.id}`,
-      })
-      if (!orders.get(session.paymentSessionId)) {
-        orders.put({
-          paymentSessionId: session.paymentSessionId,
-          requestId: session.requestId ?? `${cart}:${product.id}`,
-          productId: product.id,
-          amount: session.amount ?? product.amount,
-          currency: session.currency ?? product.currency,
-          integration,
-          sessionToken: session.paymentSessionToken,
-          sessionTokenExpiresAt: session.paymentSessionTokenExpiresAt,
-          createdAt: session.createdAt ?? new Date().toISOString(),
-        })
-      }
+      const order = await placeOrder({ client, orders }, { product, cart, integration })
       const base = integration === 'spa' ? '/spa' : '/checkout'
-      redirect(res, `${base}/${encodeURIComponent(session.paymentSessionId)}`)
+      redirect(res, `${base}/${encodeURIComponent(order.paymentSessionId)}`)
     } catch (error) {
       send(res, 502, shopPage({ error: `Could not start the checkout: ${message(error)}` }))
     }
@@ -221,23 +181,8 @@ export function createDemoServer(options: DemoServerOptions): Server {
           .map(([key, value]) => `${key}=${encodeURIComponent(value)}`)
           .join('&')}`,
       )
-    // Written ahead: the shop keeps the captures it made, which a lean session answer omits.
-    const requestId = crypto.randomUUID()
-    const record = (captureId?: string) => {
-      const order = orders.get(id)
-      if (!order) return
-      const made = (order.captures ?? []).filter((c) => c.requestId !== requestId)
-      const entry = { requestId, amount, final, ...(captureId ? { captureId } : {}) }
-      orders.put({ ...order, captures: [...made, entry] })
-    }
     try {
-      record()
-      const c = await client.createCapture(id, {
-        captureAmount: amount,
-        isFinalCapture: final,
-        requestId,
-      })
-      record(c.captureId)
+      const c = await startCapture({ client, orders }, id, { amount, final })
       back({
         notice: `${final ? 'Final capture' : 'Capture'} ${c.captureId} of ${c.captureAmount} started.`,
         capture: c.captureId,

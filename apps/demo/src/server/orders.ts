@@ -1,5 +1,3 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-
 /** What the merchant keeps about one checkout: the session, and the token only its customer sees. */
 export type Order = {
   paymentSessionId: string
@@ -26,29 +24,28 @@ export type OrderStore = {
 }
 
 /**
- * Orders by session id. With a file they survive a restart (the sandbox keeps its
+ * Where orders survive a restart: `orderFile` (a JSON file, Node) or the hosted demo's IndexedDB.
+ * `save` receives every order after each change.
+ */
+export type OrderPersistence = {
+  load(): Order[]
+  save(orders: Order[]): void
+}
+
+/**
+ * Orders by session id. With persistence they survive a restart (the sandbox keeps its
  * sessions too), so a second `npm run demo` still knows every order's product.
  */
-export function createOrderStore(file?: string): OrderStore {
+export function createOrderStore(persistence?: OrderPersistence): OrderStore {
   const orders = new Map<string, Order>()
-  if (file && existsSync(file)) {
-    try {
-      for (const order of JSON.parse(readFileSync(file, 'utf8')) as Order[]) {
-        orders.set(order.paymentSessionId, order)
-      }
-    } catch {
-      // A damaged file only loses the demo's order notes; the sessions live in the sandbox.
-    }
-  }
+  for (const order of persistence?.load() ?? []) orders.set(order.paymentSessionId, order)
   return {
     get: (id) => orders.get(id),
     list: (limit = 25) =>
       [...orders.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit),
     put(order) {
       orders.set(order.paymentSessionId, order)
-      if (!file) return
-      writeFileSync(`${file}.tmp`, JSON.stringify([...orders.values()], null, 2))
-      renameSync(`${file}.tmp`, file)
+      persistence?.save([...orders.values()])
     },
   }
 }

@@ -1,15 +1,6 @@
-import { randomUUID } from 'node:crypto'
-import {
-  appendFileSync,
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-} from 'node:fs'
 import {
   confirmStatus,
+  createMemoryDedupeStore,
   createWebhookHandler,
   type PaySessionClient,
   type WebhookHandler,
@@ -45,61 +36,17 @@ export type WebhookLog = {
   handler: WebhookHandler
 }
 
-const maxEntries = 500
-
-const keyOf = (entry: WebhookLogEntry) =>
-  entry.logId ?? `${entry.receivedAt} ${entry.id} ${entry.outcome}`
+/** How many entries the log keeps, newest first. */
+export const maxEntries = 500
 
 /**
- * Entries from an append-only JSONL file, newest first. A later line for the same entry (its
- * forwarding result) replaces the earlier one; a line torn by a crash is skipped.
+ * Where the log survives a restart: `webhookLogFile` (a JSONL file, Node) or the hosted demo's
+ * IndexedDB. `append` is called for each new entry and again when its forwarding result is known,
+ * with the whole log (newest first) so a store may compact.
  */
-function load(file: string): WebhookLogEntry[] {
-  if (!existsSync(file)) return []
-  const byKey = new Map<string, WebhookLogEntry>()
-  const text = readFileSync(file, 'utf8')
-  // A torn last line must not swallow the next entry: start it on a line of its own.
-  if (text && !text.endsWith('\n')) appendFileSync(file, '\n')
-  for (const line of text.split('\n')) {
-    try {
-      if (!line) continue
-      const entry = JSON.parse(line) as WebhookLogEntry
-      byKey.set(keyOf(entry), entry)
-    } catch {}
-  }
-  return [...byKey.values()].reverse().slice(0, maxEntries)
-}
-
-/**
- * The log's file: one JSON line per entry, appended and fsynced, so kill -9 loses at most the
- * line being written. When it holds twice the kept entries it is rewritten (temp file, fsync,
- * rename), so the file never holds half a log.
- */
-function createLogFile(file: string, entries: WebhookLogEntry[]) {
-  let lines = entries.length
-  const write = (path: string, text: string, append: boolean) => {
-    const fd = openSync(path, append ? 'a' : 'w')
-    try {
-      appendFileSync(fd, text)
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
-  }
-  return {
-    append(entry: WebhookLogEntry) {
-      write(file, `${JSON.stringify(entry)}\n`, true)
-      if (++lines <= maxEntries * 2) return
-      const text = entries
-        .slice()
-        .reverse()
-        .map((e) => `${JSON.stringify(e)}\n`)
-        .join('')
-      write(`${file}.tmp`, text, false)
-      renameSync(`${file}.tmp`, file)
-      lines = entries.length
-    },
-  }
+export type WebhookLogStore = {
+  load(): WebhookLogEntry[]
+  append(entry: WebhookLogEntry, entries: WebhookLogEntry[]): void
 }
 
 /**
@@ -134,7 +81,8 @@ async function forward(
 /**
  * The demo's webhook endpoint: `@paysession/server`'s handler, verifying the
  * sandbox's signature, plus a log of every request and its outcome, kept in
- * `file` (the data folder) across restarts when one is given.
+ * its `store` across restarts when one is given. Nothing here needs Node: the hosted demo runs
+ * it in the page.
  */
 export function createWebhookLog(options: {
   secret: string
@@ -142,22 +90,25 @@ export function createWebhookLog(options: {
   /** The session token stored with the order: section 5's credential for reading a session. */
   sessionTokenOf?: (paymentSessionId: string) => string | undefined
   onPaid?: (paymentSessionId: string) => void
-  /** JSONL file for the log (demo-webhooks.jsonl in the data folder). Without it: memory only. */
-  file?: string | undefined
+  /** Where the log is kept across restarts (`webhookLogFile`). Without it: memory only. */
+  store?: WebhookLogStore | undefined
   /** Also send every verified delivery here (PAYSESSION_WEBHOOK_URL). */
   forwardTo?: string | undefined
 }): WebhookLog {
-  const entries: WebhookLogEntry[] = options.file ? load(options.file) : []
-  const file = options.file ? createLogFile(options.file, entries) : undefined
-  const add = (entry: WebhookLogEntry) => {
-    entry.logId = randomUUID()
-    entries.unshift(entry)
-    entries.length = Math.min(entries.length, maxEntries)
+  const store = options.store
+  const entries: WebhookLogEntry[] = store?.load().slice(0, maxEntries) ?? []
+  const save = (entry: WebhookLogEntry) => {
     try {
-      file?.append(entry)
+      store?.append(entry, entries)
     } catch (error) {
       console.error('The webhook log could not be written:', error)
     }
+  }
+  const add = (entry: WebhookLogEntry) => {
+    entry.logId = crypto.randomUUID()
+    entries.unshift(entry)
+    entries.length = Math.min(entries.length, maxEntries)
+    save(entry)
   }
   // The raw body of each request in flight, so a refused one can still be shown for what it claimed.
   const bodies = new WeakMap<Request, Promise<string>>()
@@ -175,8 +126,13 @@ export function createWebhookLog(options: {
       return { id: null, paymentSessionId: null, status: null }
     }
   }
+  // Deliveries handled before a restart are still known: a redelivery is logged as a duplicate.
+  const dedupe = createMemoryDedupeStore()
+  for (const entry of [...entries].reverse())
+    if (entry.outcome === 'accepted' && entry.id !== null) dedupe.add(String(entry.id))
   const verify = createWebhookHandler({
     secret: options.secret,
+    dedupe,
     async onEvent(event, { request }) {
       // The spec shows no signing by the real service: ask it back before acting.
       const sessionToken = options.sessionTokenOf?.(event.paymentSessionId)
@@ -199,9 +155,7 @@ export function createWebhookLog(options: {
         const signature = request.headers.get('paysession-signature')
         void forward(forwardTo, body, signature).then((result) => {
           entry.forwarded = result
-          try {
-            file?.append(entry)
-          } catch {}
+          save(entry)
         })
       }
     },

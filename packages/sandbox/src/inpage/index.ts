@@ -31,6 +31,9 @@ import { createMemoryStorage } from './storage.js'
 // through viem), storage handed in (in memory by default), webhooks delivered by a function,
 // and the API answered by `handle` instead of a server. Nothing here needs Node.
 
+export { localChain } from '../chain/clients.js'
+export { CUSTOMER_KEYS } from '../chain/pay.js'
+export { LOCAL_TOKENS } from '../chain/tokens.js'
 export { createMemoryStorage, type MemoryState } from './storage.js'
 
 export interface InPageOptions {

@@ -37,6 +37,14 @@ function parseHeader(header: string): { timestamp: number; signatures: string[] 
   return { timestamp, signatures }
 }
 
+/** Bytes of a hex string that parseHeader checked (64 hex digits); no Buffer, so a bundle for
+ * another runtime only has to provide `node:crypto`'s createHmac and timingSafeEqual. */
+function hexBytes(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length / 2)
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16)
+  return bytes
+}
+
 /**
  * Verifies `Paysession-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
  * in constant time, and that `t` is within the tolerance. Several `v1` entries are
@@ -61,7 +69,7 @@ export function verifyWebhookSignature(
   let matched = false
   for (const signature of parsed.signatures) {
     // Every candidate is compared, so timing does not reveal which one matched.
-    if (timingSafeEqual(expected, Buffer.from(signature, 'hex'))) matched = true
+    if (timingSafeEqual(expected, hexBytes(signature))) matched = true
   }
   return matched
     ? { ok: true, timestamp: parsed.timestamp }

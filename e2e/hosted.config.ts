@@ -1,0 +1,12 @@
+import { defineConfig } from '@playwright/test'
+import base from './playwright.config.js'
+
+// The hosted demo's scenarios (tests/hosted.spec.ts), in a run of their own: no demo merchant,
+// no sandbox, no anvil. hosted-setup.ts builds apps/demo/dist/hosted from the current sources;
+// the spec serves it with a plain static file server. `npm test` runs this after the main run.
+export default defineConfig({
+  ...base,
+  globalSetup: './hosted-setup.ts',
+  globalTimeout: 4 * 60_000,
+  projects: [{ name: 'hosted', testMatch: 'hosted.spec.ts' }],
+})
