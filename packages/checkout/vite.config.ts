@@ -119,6 +119,28 @@ const standIns: Plugin = {
         ['findAll', 'resumePausedMutations', 'clear'],
         'QueryClient',
       )
+    if (!/@wagmi[\\/]core[\\/]/.test(id)) return
+    check(calls(/\.persist\.(\w+)/g), ['hasHydrated', 'rehydrate'], 'wagmi')
+    if (!id.endsWith('createConfig.js')) return
+    // zustand's persist middleware: cdn/persist.ts, for the options createConfig passes.
+    const from = "import { persist, subscribeWithSelector } from 'zustand/middleware';"
+    const options =
+      /persist\(getInitialState, \{\n([\s\S]*?)\n {8}\}\)\n {8}: getInitialState/.exec(code)
+    if (!code.includes(from) || !options)
+      throw new Error('wagmi changed createConfig: revisit cdn/persist.ts')
+    // Its options, one per line at this indentation.
+    const keys = new Set([...options[1]!.matchAll(/^ {12}(\w+)\b/gm)].map((m) => m[1]))
+    if (!keys.has('storage') || !keys.has('migrate'))
+      throw new Error('wagmi changed createConfig: revisit cdn/persist.ts')
+    check(
+      keys,
+      ['migrate', 'name', 'partialize', 'merge', 'skipHydration', 'storage', 'version'],
+      'createConfig',
+    )
+    return code.replace(
+      from,
+      `import { subscribeWithSelector } from 'zustand/middleware';import { persist } from ${JSON.stringify(cdn('persist.ts'))};`,
+    )
   },
 }
 
@@ -131,7 +153,7 @@ const secondMinify: Plugin = {
     if (!isWrite) return // a build in memory (build-cdn.mjs's probe) only reads which modules go where
     for (const chunk of Object.values(bundle)) {
       if (chunk.type !== 'chunk') continue
-      const result = uglify(chunk.code, { module: true, compress: { passes: 2 }, mangle: true })
+      const result = uglify(chunk.code, { module: true, compress: { passes: 3 }, mangle: true })
       if (result.error) throw result.error
       chunk.code = result.code
     }

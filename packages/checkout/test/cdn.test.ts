@@ -4,6 +4,7 @@ import { bytesToHex, keccak256 } from 'viem'
 import { expect, test } from 'vitest'
 import { EventEmitter } from '../cdn/eventEmitter.js'
 import { keccak_256 } from '../cdn/keccak256.js'
+import { persist } from '../cdn/persist.js'
 
 // The script-tag build's stand-ins (cdn/, vite.config.ts) against what they stand in for.
 
@@ -66,4 +67,73 @@ test('the event emitter behaves as eventemitter3 under the same calls', () => {
   const expected = script(new Original())
   expect(expected).toContain('late4')
   expect(script(new EventEmitter())).toEqual(expected)
+})
+
+test("persist stores, hydrates and migrates as zustand does, under wagmi's options", async () => {
+  // zustand as @wagmi/core resolves it.
+  const wagmi = createRequire(createRequire(import.meta.url).resolve('@wagmi/core'))
+  const { createStore } = wagmi('zustand/vanilla')
+  const { persist: original, subscribeWithSelector } = wagmi('zustand/middleware')
+  type Store = {
+    getState(): Record<string, unknown>
+    setState(state: unknown, replace?: boolean): void
+    getInitialState(): Record<string, unknown>
+    subscribe(selector: (state: any) => unknown, listener: (value: unknown) => void): () => void
+    persist: { hasHydrated(): boolean; rehydrate(): Promise<void> }
+  }
+  // wagmi's createConfig's options (name, version, partialize, merge, migrate) over its storage:
+  // an async getItem, values written as they are handed over.
+  const script = async (make: typeof persist, stored?: { state: unknown; version: number }) => {
+    const log: unknown[] = []
+    type Stored = { state: unknown; version: number }
+    const items = new Map<string, Stored>(stored ? [['store', structuredClone(stored)]] : [])
+    const storage = {
+      getItem: async (name: string) => structuredClone(items.get(name) ?? null),
+      setItem: async (name: string, value: Stored) => {
+        log.push(['write', structuredClone(value)])
+        items.set(name, structuredClone(value))
+      },
+    }
+    const initial = () => ({ chainId: 1, current: null, status: 'disconnected', extra: 'x' })
+    const store: Store = createStore(
+      subscribeWithSelector(
+        make(initial as never, {
+          name: 'store',
+          version: 3,
+          storage,
+          migrate: (state, version) => ({ ...initial(), migratedFrom: version, was: state }),
+          partialize: (state) => ({ chainId: state.chainId, current: state.current }),
+          merge: (persisted, current) => {
+            if (persisted && typeof persisted === 'object' && 'status' in persisted)
+              delete (persisted as { status?: unknown }).status
+            return { ...current, ...(persisted as object) }
+          },
+        }),
+      ),
+    )
+    store.subscribe(
+      (state) => state.chainId,
+      (chainId) => log.push(['chainId', chainId]),
+    )
+    log.push(['created', store.getState(), store.persist.hasHydrated()])
+    store.setState(store.getInitialState())
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    log.push(['hydrated', store.getState(), store.persist.hasHydrated()])
+    store.setState((state: Record<string, unknown>) => ({ ...state, chainId: 10, current: 'a' }))
+    store.setState({ chainId: 8453 })
+    const again = store.persist.rehydrate()
+    log.push(['rehydrating', store.persist.hasHydrated()])
+    await again
+    log.push(['rehydrated', store.getState(), store.persist.hasHydrated(), items.get('store')])
+    return log
+  }
+  for (const stored of [
+    undefined,
+    { state: { chainId: 5, current: 'b', status: 'connected' }, version: 3 },
+    { state: { chainId: 7, current: 'c' }, version: 2 },
+  ]) {
+    const expected = await script(original, stored)
+    expect(expected).toContainEqual(['rehydrating', false])
+    expect(await script(persist, stored)).toEqual(expected)
+  }
 })

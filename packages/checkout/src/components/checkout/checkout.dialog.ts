@@ -9,6 +9,7 @@ import {
   errorBox,
   errorText,
   networkName,
+  spinner,
   type T,
   tokenAmount,
   usable,
@@ -102,11 +103,6 @@ const networkLabel = (view: View) => {
   const icon = view.state.network?.icon
   return html`${icon ? html`<img class="icon" src=${icon} alt="" />` : nothing}${networkName(view)}`
 }
-
-const spinner = (text: string, hint?: string) =>
-  html`<span class="spinner"></span><p class="center">${text}</p>${
-    hint ? html`<p class="center muted">${hint}</p>` : nothing
-  }`
 
 const manualLink = ({ ctl, t }: View) =>
   html`<button class="link" type="button" @click=${() => ctl.payManually()}>
@@ -305,41 +301,6 @@ function ended(view: View, title: string) {
   `
 }
 
-/** `1:05`: minutes and seconds until `at`. */
-function countdown(at: number) {
-  const seconds = Math.max(0, Math.ceil((at - Date.now()) / 1000))
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
-}
-
-// A prompt from before a reload (or another tab) may still be answered: say so, and until when.
-function promptElsewhere(view: View, retryAt: number) {
-  const { t } = view
-  return html`<p part="notice">${t.promptElsewhere}</p>
-    ${spinner(t.waitingForPayment)}
-    <p class="center muted">${format(t.payAgainIn, { time: countdown(retryAt) })}</p>`
-}
-
-// The service refuses this page's token: what is known, never "expired".
-function untracked(view: View) {
-  const { ctl, host, state, t } = view
-  // Trying again only helps when the page can hand a fresh token.
-  const retry = state.canRetry && !!host.tokenProvider
-  return html`
-    <h3>${t.untrackedTitle}</h3>
-    <p part="notice">${t.untrackedText}</p>
-    ${state.session ? spinner(t.untrackedWatching) : nothing}
-    <div class="actions">
-      ${
-        retry
-          ? html`<button class="primary" part="primary" type="button" data-autofocus
-            @click=${() => ctl.retry()}>${t.retry}</button>`
-          : nothing
-      }
-      <button type="button" ?data-autofocus=${!retry} @click=${() => host.close()}>${t.close}</button>
-    </div>
-  `
-}
-
 const waiting = (view: View, text: string, hint?: string) => {
   const { ctl, state, t } = view
   return html`${errorBox(view)}${spinner(text, hint)}${txLink(view)}${
@@ -364,9 +325,10 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   submitted: (v) => waiting(v, v.t.confirming),
   confirming: (v) => waiting(v, v.t.confirming),
   // Without a hash (an open prompt elsewhere, or funds seen at the address) nothing says it was sent.
+  // Both rare views (an open prompt elsewhere, a refused token) load with the manual payment's.
   waitingForService: (v) =>
     !v.state.hash && v.state.retryAt
-      ? promptElsewhere(v, v.state.retryAt)
+      ? (loadManual(v.host)?.promptElsewhere(v, v.state.retryAt) ?? spinner(v.t.loading))
       : waiting(v, v.state.hash ? v.t.waitingForService : v.t.waitingForPayment),
   paid: done,
   completed: done,
@@ -376,5 +338,5 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   // it, "Pay with a wallet instead" shows the wallet list again.
   manual: (v) =>
     v.ctl.pickingWallet ? chooseWallet(v) : (loadManual(v.host)?.manual(v) ?? spinner(v.t.loading)),
-  untracked,
+  untracked: (v) => loadManual(v.host)?.untracked(v) ?? spinner(v.t.loading),
 }

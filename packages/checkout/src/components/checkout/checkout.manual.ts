@@ -16,6 +16,7 @@ import {
 // wallet, never needs this view, the QR encoder or the wallet links.
 
 export { pairing } from '../../walletconnect/pairing.js'
+export { promptElsewhere, untracked } from './checkout.rare.js'
 export { manualStyles }
 
 /** An address in groups of four, monospace, wrapping between groups only and evenly. */

@@ -58,3 +58,9 @@ export function copyButton(view: View, text: string, label = view.t.copyAddress)
 // Core lists the plain injected connector even when the page has no window.ethereum: hide it then.
 export const usable = (state: CheckoutState) =>
   state.wallets.filter((w) => w.id !== 'injected' || 'ethereum' in globalThis)
+
+/** A step still loading or waiting, with what it waits for. */
+export const spinner = (text: string, hint?: string) =>
+  html`<span class="spinner"></span><p class="center">${text}</p>${
+    hint ? html`<p class="center muted">${hint}</p>` : nothing
+  }`
