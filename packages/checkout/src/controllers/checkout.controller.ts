@@ -8,9 +8,7 @@ import {
   type NetworkInfo,
   type PaySessionConfig,
   PaySessionError,
-  parseAmount,
   type Registry,
-  resolveSessionAssets,
   type StablecoinInfo,
 } from '@paysession/core'
 import type { CreateConnectorFn, Config as WagmiConfig } from '@wagmi/core'
@@ -22,7 +20,6 @@ import { PaySessionStatusChangeEvent } from '../events/status-change.js'
 import { PaySessionStepChangeEvent } from '../events/step-change.js'
 import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
 import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
-import { eip681Transfer } from '../qr/eip681.js'
 import { walletConnectLoader } from '../walletconnect/loader.js'
 import type { PreviewController } from './preview.controller.js'
 
@@ -73,9 +70,6 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
   /** A lazily loaded view's styles join the element's shadow root. */
   addStyles(styles: CSSResult): void
 }
-
-/** The manual payment: the stablecoins offered, the one shown, and its EIP-681 transfer request. */
-export type ManualPayment = { symbols: string[]; symbol: string; uri: string | undefined }
 
 /**
  * Binds core's checkout to the element: builds the config from its attributes and properties,
@@ -198,6 +192,11 @@ export class CheckoutController implements ReactiveController {
     return seen ? undefined : state?.error
   }
 
+  /** The registry the checkout runs with: the manual view finds the session's tokens in it. */
+  get registry(): Registry | undefined {
+    return this.config?.registry
+  }
+
   /** Whether the dialog may close now (Escape, the close button). */
   get closable(): boolean {
     // WalletConnect's pairing waits for a phone that may never scan it: nothing is sent yet.
@@ -207,31 +206,6 @@ export class CheckoutController implements ReactiveController {
   /** The dialog closed: the error showing now was seen, and is not shown again on reopening. */
   dismiss() {
     this.dismissed = this.state?.error
-  }
-
-  /** What the manual step shows: its stablecoin (the session's until one is chosen) and link. */
-  manualPayment(): ManualPayment {
-    const session = this.state?.session
-    const to = session?.oneTimeWalletAddress
-    let symbol = this.manualToken ?? session?.tokenSymbol ?? ''
-    let symbols: string[] = []
-    let uri: string | undefined
-    try {
-      const { network, tokens } = resolveSessionAssets(this.config!.registry, session ?? {})
-      symbols = tokens.map((x) => x.symbol)
-      const token = tokens.find((x) => x.symbol === symbol) ?? tokens[0]!
-      symbol = token.symbol
-      if (to)
-        uri = eip681Transfer({
-          token: token.address,
-          chainId: network.chainId,
-          to,
-          units: parseAmount(session!.amount, token.decimals),
-        })
-    } catch {
-      // Unknown network or token: the address alone still lets the customer pay.
-    }
-    return { symbols, symbol, uri }
   }
 
   private start() {
