@@ -1,12 +1,10 @@
-import { parseAmount, resolveSessionAssets } from '@paysession/core'
 import { html, nothing, type TemplateResult } from 'lit'
+import { manualPayment } from '../../controllers/manual.payment.js'
 import { languageOf } from '../../i18n/catalogs.js'
 import { format, formatTokenAmount } from '../../i18n/localize.js'
-import { eip681Transfer } from '../../qr/eip681.js'
 import { qrCode } from '../../qr/qrCode.js'
 import { manualStyles } from './checkout.manual.styles.js'
 import {
-  type Controller,
   copyButton,
   errorBox,
   networkName,
@@ -30,31 +28,6 @@ const groupedAddress = (address: string) =>
     .map(
       (group, i) => html`${i ? html`<wbr />` : html`<span>0x</span><wbr />`}<span>${group}</span>`,
     )}</code>`
-
-/** What the manual step shows: its stablecoin (the session's until one is chosen) and link. */
-function manualPayment(ctl: Controller) {
-  const session = ctl.state?.session
-  const to = session?.oneTimeWalletAddress
-  let symbol = ctl.manualToken ?? session?.tokenSymbol ?? ''
-  let symbols: string[] = []
-  let uri: string | undefined
-  try {
-    const { network, tokens } = resolveSessionAssets(ctl.registry!, session ?? {})
-    symbols = tokens.map((x) => x.symbol)
-    const token = tokens.find((x) => x.symbol === symbol) ?? tokens[0]!
-    symbol = token.symbol
-    if (to)
-      uri = eip681Transfer({
-        token: token.address,
-        chainId: network.chainId,
-        to,
-        units: parseAmount(session!.amount, token.decimals),
-      })
-  } catch {
-    // Unknown network or token: the address alone still lets the customer pay.
-  }
-  return { symbols, symbol, uri }
-}
 
 /**
  * Pay manually: a choice of every accepted stablecoin, the address in groups of four, the amount
