@@ -136,6 +136,6 @@ test('Node: a chain whose setup key sent something else is refused with what to 
     transport: http(anvil.rpcUrl),
   }).sendTransaction({ to: holders[0]!, value: 1n })
   await expect(deployTokens(readArtifacts(), clients, holders)).rejects.toThrow(
-    /has sent 1 transactions but "deploy USDC" is not at 0x91A12B6130c0Ff0377B5817157A69bFeA67DfbbC: this chain was not set up by this sandbox\. Start with a fresh data folder\./,
+    /has sent 1 transaction\(s\) but "deploy USDC" is not at 0x91A12B6130c0Ff0377B5817157A69bFeA67DfbbC: this chain was not set up by this sandbox\. Start with a fresh data folder\./,
   )
 })

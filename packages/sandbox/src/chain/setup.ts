@@ -47,7 +47,7 @@ export async function runSetup(
     afterStep?: AfterSetupStep | undefined
     log?: ((message: string) => void) | undefined
   } = {},
-): Promise<{ done: number; ran: number }> {
+): Promise<void> {
   const { publicClient, testClient } = clients
   const account = privateKeyToAccount(key)
   const done = await publicClient.getTransactionCount({
@@ -57,10 +57,10 @@ export async function runSetup(
   for (const step of steps.slice(0, done))
     if (step.deploys && !(await hasCode(clients, step.deploys)))
       throw new Error(
-        `the chain's setup key ${account.address} has sent ${done} transactions but "${step.label}" is not at ${step.deploys}: ` +
+        `the chain's setup key ${account.address} has sent ${done} transaction(s) but "${step.label}" is not at ${step.deploys}: ` +
           'this chain was not set up by this sandbox. Start with a fresh data folder.',
       )
-  if (done >= steps.length) return { done, ran: 0 }
+  if (done >= steps.length) return
 
   if (done > 0)
     options.log?.(
@@ -88,7 +88,6 @@ export async function runSetup(
     if (receipt.status !== 'success')
       throw new Error(`setup step "${steps[steps.length - 1]!.label}" reverted`)
   }
-  return { done, ran: steps.length - done }
 }
 
 async function hasCode(clients: ChainClients, address: Address) {
