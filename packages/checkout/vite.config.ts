@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { defineConfig, type Plugin } from 'vite'
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'))
@@ -45,8 +46,33 @@ const staticSecp256k1: Plugin = {
   },
 }
 
-export default defineConfig({
-  plugins: [staticSecp256k1, minifyLitCss()],
+// WalletConnect (wallet-connect-project-id): in the chunked build the controller's loader is
+// loader.cdn.ts, which fetches walletconnect.js (mode 'walletconnect', built apart by
+// scripts/build-cdn.mjs) when a checkout has a project id. The single-file build (mode
+// 'single-file') keeps the empty loader: WalletConnect's 130 KB would be in the one file every
+// page loads. Its AppKit modal is never used (the checkout draws its own QR code), so the
+// provider's dynamic import of it resolves to nothing.
+const walletConnect = (mode: string): Plugin => ({
+  name: 'paysession:walletconnect',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === '@reown/appkit/core') return '\0appkit-left-out'
+    // Nor does the single file need the pairing QR code's view and its ten languages.
+    if (mode === 'single-file' && /[\\/]walletconnect[\\/]pairing\.js$/.test(source))
+      return '\0pairing-left-out'
+    if (mode !== 'production' || importer?.endsWith('loader.cdn.ts')) return
+    if (/[\\/]walletconnect[\\/]loader\.js$/.test(source))
+      return fileURLToPath(new URL('./src/walletconnect/loader.cdn.ts', import.meta.url))
+  },
+  load(id) {
+    if (id === '\0pairing-left-out') return 'export function pairing() {}'
+    if (id === '\0appkit-left-out')
+      return "export function createAppKit() { throw new Error('AppKit is not in this build') }"
+  },
+})
+
+export default defineConfig(({ mode }) => ({
+  plugins: [staticSecp256k1, minifyLitCss(), walletConnect(mode)],
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
@@ -73,4 +99,4 @@ export default defineConfig({
       },
     },
   },
-})
+}))

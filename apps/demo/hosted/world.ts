@@ -17,7 +17,11 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { WalletConfig } from '../src/pages/checkout.js'
 import { type BalanceReader, createBalanceReader } from '../src/server/balances.js'
 import { createOrderStore, type OrderStore } from '../src/server/orders.js'
-import { createSessionReader, type SessionReader } from '../src/server/sessions.js'
+import {
+  createSessionReader,
+  type SessionReader,
+  sandboxTokenRenewal,
+} from '../src/server/sessions.js'
 import { createWebhookLog, type WebhookLog } from '../src/server/webhookLog.js'
 import { memoryPersistence, openPersistence } from './persistence.js'
 
@@ -146,33 +150,11 @@ export async function startWorld(
   })
   onWebhook = webhooks.handler
 
-  // The sandbox's extension: the spec has no way to renew a session token.
-  async function renewSessionToken(id: string) {
-    const response = await service.handle(
-      new Request(
-        `${SERVICE_URL}/api/v1/payment-sessions/${encodeURIComponent(id)}/session-token`,
-        {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${service.apiKey}`,
-            'content-type': 'application/json',
-          },
-          body: '{}',
-        },
-      ),
-    )
-    if (!response.ok) return undefined
-    const body = (await response.json()) as {
-      paymentSessionToken?: unknown
-      paymentSessionTokenExpiresAt?: unknown
-    }
-    if (typeof body.paymentSessionToken !== 'string') return undefined
-    const expiresAt = body.paymentSessionTokenExpiresAt
-    return {
-      token: body.paymentSessionToken,
-      expiresAt: typeof expiresAt === 'string' ? expiresAt : undefined,
-    }
-  }
+  const renewSessionToken = sandboxTokenRenewal({
+    apiBase: SERVICE_URL,
+    apiKey: service.apiKey,
+    fetch: serviceFetch,
+  })
 
   return {
     durable: db.durable,

@@ -16,6 +16,7 @@ import { createBalanceReader } from './server/balances.js'
 import { createDemoServer } from './server/createDemoServer.js'
 import { orderFile } from './server/orderFile.js'
 import { createOrderStore } from './server/orders.js'
+import { sandboxTokenRenewal } from './server/sessions.js'
 import { createWebhookLog, type WebhookLog } from './server/webhookLog.js'
 import { webhookLogFile } from './server/webhookLogFile.js'
 
@@ -71,31 +72,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       webhooks,
       balances: createBalanceReader(http(sandbox.rpcUrl), tokens),
       apiBase: sandbox.apiUrl,
-      renewSessionToken: async (id) => {
-        // The sandbox's extension: the spec has no way to renew a session token.
-        const response = await fetch(
-          `${sandbox.apiUrl}/api/v1/payment-sessions/${encodeURIComponent(id)}/session-token`,
-          {
-            method: 'POST',
-            headers: {
-              authorization: `Bearer ${sandbox.apiKey}`,
-              'content-type': 'application/json',
-            },
-            body: '{}',
-          },
-        )
-        if (!response.ok) return undefined
-        const body = (await response.json()) as {
-          paymentSessionToken?: unknown
-          paymentSessionTokenExpiresAt?: unknown
-        }
-        if (typeof body.paymentSessionToken !== 'string') return undefined
-        const expiresAt = body.paymentSessionTokenExpiresAt
-        return {
-          token: body.paymentSessionToken,
-          expiresAt: typeof expiresAt === 'string' ? expiresAt : undefined,
-        }
-      },
+      renewSessionToken: sandboxTokenRenewal({
+        apiBase: sandbox.apiUrl,
+        apiKey: sandbox.apiKey,
+        fetch,
+      }),
       // The merchant's relayer for gasless payments: the sandbox's funded relayer account.
       relay: createRelayHandler({
         client,

@@ -1,7 +1,8 @@
 // The script-tag build, dist/cdn/<version>/ (vite.config.ts):
 // - paysession-checkout.js: the first file (paints the button) plus lazy chunks beside it;
 // - paysession-checkout.full.js: the same element with every chunk inlined, so one `integrity`
-//   attribute pins every byte that runs;
+//   attribute pins every byte that runs (without WalletConnect);
+// - walletconnect.js: WalletConnect's connector, fetched only when a checkout has a project id;
 // - sri.json: the SHA-384 Subresource Integrity hash of every .js file in the folder.
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -18,8 +19,23 @@ await build({ configFile, logLevel: 'warn' })
 await build({
   configFile,
   logLevel: 'warn',
+  // vite.config.ts leaves WalletConnect out of the single file.
+  mode: 'single-file',
   build: {
     lib: { fileName: () => 'paysession-checkout.full.js' },
+    rolldownOptions: { output: { codeSplitting: false } },
+  },
+})
+
+// WalletConnect's connector, fetched by the chunked build only for a checkout with
+// `wallet-connect-project-id`: one file built apart, so that it shares (and moves) no code of the
+// dialog's; it repeats the few viem and wagmi helpers it needs.
+await build({
+  configFile,
+  logLevel: 'warn',
+  mode: 'walletconnect',
+  build: {
+    lib: { entry: 'src/walletconnect/connector.ts', fileName: () => 'walletconnect.js' },
     rolldownOptions: { output: { codeSplitting: false } },
   },
 })

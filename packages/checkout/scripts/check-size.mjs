@@ -4,7 +4,9 @@
 //   imports, plus the largest language chunk; English's is the smallest): at most 75 KB, target 55 KB;
 // - the single-file build (paysession-checkout.full.js: every lazy part inside, the EIP-5792 and
 //   gasless code and all ten languages included, since one integrity pins every byte): at most
-//   110 KB.
+//   110 KB. It has no WalletConnect (walletconnect.js), which the chunked build fetches only for
+//   a checkout with `wallet-connect-project-id`: neither the single file nor the complete payment
+//   may hold any of it.
 import { readdirSync, readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 
@@ -66,7 +68,19 @@ console.log(
 for (const file of new Set(imports(dialog, true)))
   if (!payment.has(file)) console.log(`lazy, loaded only when used: ${file} ${kb(gzip(file))}`)
 
+const walletConnect = 'walletconnect.js'
+console.log(
+  `lazy, loaded only with wallet-connect-project-id: ${walletConnect} ${kb(gzip(walletConnect))}`,
+)
+
 let failed = false
+// The relay protocol's session proposal: in WalletConnect's sign client, nowhere else.
+const walletConnectMark = 'wc_sessionPropose'
+for (const file of [full, ...payment])
+  if (read(file).includes(walletConnectMark))
+    failed = console.error(`✗ ${file} holds WalletConnect's code`) ?? true
+if (!read(walletConnect).includes(walletConnectMark))
+  failed = console.error(`✗ ${walletConnect} has no WalletConnect sign client`) ?? true
 if (firstSize > budgets.first)
   failed = console.error(`✗ first file over budget by ${kb(firstSize - budgets.first)}`) ?? true
 if (paymentSize > budgets.payment)

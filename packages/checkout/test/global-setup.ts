@@ -5,6 +5,7 @@ import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'vite'
 import { startSandbox } from '../../sandbox/dist/index.js'
+import { startRelay } from './walletconnect/relay.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 // Test pages load the script-tag build as /dist/cdn/current/…: this version's folder.
@@ -41,6 +42,8 @@ export default async function globalSetup() {
   })
   // A second service that answers only what the spec promises (profiles.spec.ts).
   const strict = await startSandbox({ port: 0, chainPort: 0, quiet: true, profile: 'strict' })
+  // The WalletConnect relay the page and the test's wallet meet on (walletconnect.spec.ts).
+  const relay = await startRelay()
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     try {
@@ -85,7 +88,9 @@ export default async function globalSetup() {
           "script-src 'self'",
           "style-src 'self'",
           "img-src 'self' data:",
-          `connect-src 'self' ${sandbox.apiUrl} ${sandbox.rpcUrl} ${strict.apiUrl} ${strict.rpcUrl}`,
+          `connect-src 'self' ${sandbox.apiUrl} ${sandbox.rpcUrl} ${strict.apiUrl} ${strict.rpcUrl} ${relay.url}`,
+          // WalletConnect's domain verification (the README's CSP for WalletConnect).
+          'frame-src https://verify.walletconnect.org',
           "base-uri 'none'",
           "form-action 'none'",
         ].join('; '),
@@ -103,11 +108,13 @@ export default async function globalSetup() {
   process.env.SANDBOX_API_KEY = sandbox.apiKey
   process.env.SANDBOX_RPC_URL = sandbox.rpcUrl
   process.env.SANDBOX_CUSTOMER = sandbox.customers[0]!.address
+  process.env.SANDBOX_CUSTOMERS = JSON.stringify(sandbox.customers)
+  process.env.WALLETCONNECT_RELAY_URL = relay.url
   process.env.SANDBOX_ACCOUNTS = JSON.stringify(sandbox.accounts)
   process.env.STRICT_API_URL = strict.apiUrl
   process.env.STRICT_RPC_URL = strict.rpcUrl
   return async () => {
     server.close()
-    await Promise.all([sandbox.stop(), strict.stop()])
+    await Promise.all([sandbox.stop(), strict.stop(), relay.close()])
   }
 }

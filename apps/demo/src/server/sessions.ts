@@ -26,6 +26,36 @@ export type SessionReaderOptions = {
   ) => Promise<{ token: string; expiresAt: string | undefined } | undefined>
 }
 
+export type RenewSessionToken = SessionReaderOptions['renewSessionToken']
+
+/**
+ * The sandbox's token renewal (its extension: the spec has no way to renew a session token),
+ * over any fetch: the Node demo's global one, or the hosted page's in-page service.
+ */
+export const sandboxTokenRenewal =
+  (service: { apiBase: string; apiKey: string; fetch: typeof fetch }): RenewSessionToken =>
+  async (id) => {
+    const response = await service.fetch(
+      `${service.apiBase}/api/v1/payment-sessions/${encodeURIComponent(id)}/session-token`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' },
+        body: '{}',
+      },
+    )
+    if (!response.ok) return undefined
+    const body = (await response.json()) as {
+      paymentSessionToken?: unknown
+      paymentSessionTokenExpiresAt?: unknown
+    }
+    if (typeof body.paymentSessionToken !== 'string') return undefined
+    const expiresAt = body.paymentSessionTokenExpiresAt
+    return {
+      token: body.paymentSessionToken,
+      expiresAt: typeof expiresAt === 'string' ? expiresAt : undefined,
+    }
+  }
+
 /** "This credential may not read this session", as opposed to an outage. */
 const refused = (error: unknown) =>
   isPaySessionError(error, 'SESSION_TOKEN_EXPIRED', 'UNAUTHORIZED', 'FORBIDDEN')

@@ -13,7 +13,7 @@ import {
   resolveSessionAssets,
   type StablecoinInfo,
 } from '@paysession/core'
-import type { Config as WagmiConfig } from '@wagmi/core'
+import type { CreateConnectorFn, Config as WagmiConfig } from '@wagmi/core'
 import type { CSSResult, ReactiveController, ReactiveControllerHost } from 'lit'
 import { PaySessionErrorEvent } from '../events/error.js'
 import { PaySessionFundingSentEvent } from '../events/funding-sent.js'
@@ -23,6 +23,7 @@ import { PaySessionStepChangeEvent } from '../events/step-change.js'
 import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
 import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
 import { eip681Transfer } from '../qr/eip681.js'
+import { walletConnectLoader } from '../walletconnect/loader.js'
 import type { PreviewController } from './preview.controller.js'
 
 const paidSteps = ['paid', 'completed']
@@ -32,7 +33,15 @@ const lockedSteps = ['connecting', 'confirmInWallet', 'submitted']
 const offerSteps = ['chooseWallet', 'chooseToken', 'review']
 
 const settings = (h: CheckoutHost) =>
-  [h.sessionId, h.sessionToken, h.apiBase, h.expectedAmount, h.expectedCurrency].join('|')
+  [
+    h.sessionId,
+    h.sessionToken,
+    h.apiBase,
+    h.expectedAmount,
+    h.expectedCurrency,
+    h.walletConnectProjectId,
+    h.walletConnectRelayUrl,
+  ].join('|')
 
 /**
  * What the controller reads of its element (`<paysession-checkout>` implements it). Declared
@@ -44,6 +53,8 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
   readonly sessionToken: string | undefined
   readonly apiBase: string | undefined
   readonly relayUrl: string | undefined
+  readonly walletConnectProjectId: string | undefined
+  readonly walletConnectRelayUrl: string | undefined
   readonly expectedAmount: string | undefined
   readonly expectedCurrency: string | undefined
   readonly wagmiConfig: WagmiConfig | undefined
@@ -82,6 +93,8 @@ export class CheckoutController implements ReactiveController {
   pickingWallet = false
   /** UI-only: the stablecoin the manual step shows (the session's default until one is picked). */
   manualToken: string | undefined
+  /** The WalletConnect pairing URI while connecting, shown as a QR code for a phone to scan. */
+  pairingUri: string | undefined
   /** The error showing when the dialog closed, not shown again on reopening. */
   private dismissed: PaySessionError | undefined
   private config: PaySessionConfig | undefined
@@ -94,6 +107,11 @@ export class CheckoutController implements ReactiveController {
   private ticking: ReturnType<typeof setInterval> | undefined
   private sentHere = false
   private sawUnpaid = false
+  private unwatchPairing: (() => void) | undefined
+  /** Bumped by every stop: a start still loading WalletConnect's code then gives up. */
+  private generation = 0
+  /** The generation whose start waits for WalletConnect's code. */
+  private loadingFor: number | undefined
 
   constructor(private readonly host: CheckoutHost) {
     host.addController(this)
@@ -182,7 +200,8 @@ export class CheckoutController implements ReactiveController {
 
   /** Whether the dialog may close now (Escape, the close button). */
   get closable(): boolean {
-    return !lockedSteps.includes(this.state?.step as string)
+    // WalletConnect's pairing waits for a phone that may never scan it: nothing is sent yet.
+    return !lockedSteps.includes(this.state?.step as string) || !!this.pairingUri
   }
 
   /** The dialog closed: the error showing now was seen, and is not shown again on reopening. */
@@ -217,6 +236,35 @@ export class CheckoutController implements ReactiveController {
 
   private start() {
     const { sessionId, sessionToken, apiBase } = this.host
+    if (this.checkout || this.loadingFor === this.generation) return
+    if (!sessionId || !sessionToken || !apiBase) return
+    const projectId = this.host.walletConnectProjectId
+    const load = projectId ? walletConnectLoader() : undefined
+    // The single-file build, or npm without `import '@paysession/checkout/walletconnect'`.
+    if (projectId && !load) console.warn('paysession-checkout: no WalletConnect in this build')
+    if (!projectId || !load) return this.begin([])
+    const generation = this.generation
+    this.loadingFor = generation
+    this.started = settings(this.host)
+    // A chunk that cannot load leaves the other wallets and the manual payment.
+    load()
+      .then(
+        (module) => [
+          module.walletConnectConnector({ projectId, relayUrl: this.host.walletConnectRelayUrl }),
+        ],
+        (error) => {
+          console.warn('paysession-checkout: WalletConnect did not load', error)
+          return []
+        },
+      )
+      .then((connectors) => {
+        if (this.loadingFor === generation) this.loadingFor = undefined
+        if (generation === this.generation) this.begin(connectors)
+      })
+  }
+
+  private begin(connectors: CreateConnectorFn[]) {
+    const { sessionId, sessionToken, apiBase } = this.host
     if (this.checkout || !sessionId || !sessionToken || !apiBase) return
     const h = this.host
     this.started = settings(h)
@@ -233,6 +281,7 @@ export class CheckoutController implements ReactiveController {
         ...(h.wagmiConfig ? { wagmiConfig: h.wagmiConfig } : {}),
         ...(h.fetch ? { fetch: h.fetch } : {}),
         ...(h.rpcUrls ? { rpcUrls: h.rpcUrls } : {}),
+        connectors,
       })
     } catch (error) {
       // The page's settings (an insecure api-base): show it as the checkout's end, not a crash.
@@ -258,10 +307,28 @@ export class CheckoutController implements ReactiveController {
       relayUrl: h.relayUrl,
     })
     this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
+    this.unwatchPairing = this.watchPairing()
     this.onState(this.checkout.getState())
   }
 
+  /** Keeps the pairing URI a WalletConnect connector (ours or the page's) announces. */
+  private watchPairing() {
+    const connector = this.config?.wagmiConfig.connectors.find((c) => c.type === 'walletConnect')
+    if (!connector) return undefined
+    const onMessage = ({ type, data }: { type: string; data?: unknown }) => {
+      if (type !== 'display_uri' || typeof data !== 'string') return
+      this.pairingUri = data
+      this.host.requestUpdate()
+    }
+    connector.emitter.on('message', onMessage)
+    return () => connector.emitter.off('message', onMessage)
+  }
+
   private stop() {
+    this.generation++
+    this.unwatchPairing?.()
+    this.unwatchPairing = undefined
+    this.pairingUri = undefined
     clearInterval(this.ticking)
     this.ticking = undefined
     this.unsubscribe?.()
@@ -279,6 +346,7 @@ export class CheckoutController implements ReactiveController {
     if (next.session) this.host.preview.adopt(next.session)
     if (next.step !== previous?.step) {
       this.pickingWallet = false
+      if (next.step !== 'connecting') this.pairingUri = undefined
       fire(new PaySessionStepChangeEvent({ step: next.step, previousStep: previous?.step }))
     }
     const status = next.session?.status

@@ -34,5 +34,7 @@ for (const name of [
   'api-base',
   'session-token',
   'session-id',
+  'wallet-connect-project-id',
+  'wallet-connect-relay-url',
 ])
   if (params.get(name)) element.setAttribute(name, params.get(name))

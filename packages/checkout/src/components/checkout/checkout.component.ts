@@ -80,6 +80,8 @@ export class PaySessionCheckout extends LitElement {
     expectedAmount: { attribute: 'expected-amount' },
     expectedCurrency: { attribute: 'expected-currency' },
     relayUrl: { attribute: 'relay-url' },
+    walletConnectProjectId: { attribute: 'wallet-connect-project-id' },
+    walletConnectRelayUrl: { attribute: 'wallet-connect-relay-url' },
     locale: {},
     merchantName: { attribute: 'merchant-name' },
     merchantLogo: { attribute: 'merchant-logo' },
@@ -111,6 +113,15 @@ export class PaySessionCheckout extends LitElement {
    * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
    */
   declare relayUrl: string | undefined
+  /**
+   * Your WalletConnect (Reown) project id (`wallet-connect-project-id`): the checkout then offers
+   * WalletConnect, its pairing shown as a QR code. Its code loads only then: the chunked
+   * script-tag build has it; on npm, `import '@paysession/checkout/walletconnect'` once. The
+   * single-file build has no WalletConnect.
+   */
+  declare walletConnectProjectId: string | undefined
+  /** The WalletConnect relay (`wallet-connect-relay-url`). Default: WalletConnect's own. */
+  declare walletConnectRelayUrl: string | undefined
   /**
    * BCP 47 locale: `en`, `de`, `es`, `fr`, `it`, `ja`, `ko`, `nl`, `pt-BR`, `zh-CN` (others fall
    * back to English). Defaults to the page's `lang`, then the browser's.
@@ -254,7 +265,9 @@ export class PaySessionCheckout extends LitElement {
 
   override updated() {
     const ctl = this.controller
-    const step = `${this.state?.step}:${ctl?.changingToken}:${ctl?.pickingWallet}`
+    // WalletConnect's pairing QR code shows once its view's chunk has loaded: focus moves then.
+    const pairing = !!ctl?.pairingUri && !!this.renderRoot.querySelector('[part~="qr"]')
+    const step = `${this.state?.step}:${ctl?.changingToken}:${ctl?.pickingWallet}:${pairing}`
     if (this._dialog?.open && this._engine && step !== this._focusedStep) {
       this._focusedStep = step
       this.focusStep()

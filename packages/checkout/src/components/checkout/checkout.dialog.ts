@@ -353,7 +353,10 @@ const waiting = (view: View, text: string, hint?: string) => {
 const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   loading: (v) => spinner(v.t.loading),
   chooseWallet,
-  connecting: (v) => waiting(v, v.t.connecting, v.t.approveInWallet),
+  // WalletConnect's pairing QR code while a phone has not scanned it yet.
+  connecting: (v) =>
+    (v.ctl.pairingUri && loadManual(v.host)?.pairing(v, v.ctl.pairingUri)) ||
+    waiting(v, v.t.connecting, v.t.approveInWallet),
   chooseToken,
   review,
   confirmInWallet: (v) => waiting(v, v.t.confirmInWallet, v.t.confirmHint),

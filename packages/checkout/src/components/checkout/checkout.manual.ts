@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit'
 import { languageOf } from '../../i18n/catalogs.js'
 import { format, formatTokenAmount } from '../../i18n/localize.js'
-import { qrPath } from '../../qr/qrPath.js'
+import { qrCode } from '../../qr/qrCode.js'
 import { manualStyles } from './checkout.manual.styles.js'
 import {
   copyButton,
@@ -15,6 +15,7 @@ import {
 // Loaded when the customer first pays manually (or has no wallet): the default payment, with a
 // wallet, never needs this view, the QR encoder or the wallet links.
 
+export { pairing } from '../../walletconnect/pairing.js'
 export { manualStyles }
 
 /** An address in groups of four, monospace, wrapping between groups only and evenly. */
@@ -37,7 +38,6 @@ export function manual(view: View) {
   const { symbols, symbol, uri } = ctl.manualPayment()
   const amount = tokenAmount(view)
   const network = networkName(view)
-  const qr = uri && qrPath(uri)
   const expires = session?.expiresAt
     ? new Intl.DateTimeFormat(host.resolvedLocale, {
         dateStyle: 'medium',
@@ -61,14 +61,7 @@ export function manual(view: View) {
     }
     <p>${format(t.manualText, { amount, token: symbol, network })}</p>
     ${to ? html`${groupedAddress(to)}<div class="actions">${copyButton(view, to)}</div>` : nothing}
-    ${
-      qr
-        ? html`<svg part="qr" role="img" viewBox="-2 -2 ${qr.size + 4} ${qr.size + 4}"
-            shape-rendering="crispEdges" aria-label=${format(t.manualQr, { amount, token: symbol, address: to ?? '' })}>
-            <path fill="#000" d=${qr.d}></path>
-          </svg>`
-        : nothing
-    }
+    ${uri ? qrCode(uri, format(t.manualQr, { amount, token: symbol, address: to ?? '' })) : nothing}
     ${uri ? html`<p class="center"><a href=${uri}>${t.openInWallet}</a></p>` : nothing}
     <p part="notice" class="center">
       <span class="spinner"></span>${t.manualWaiting}
@@ -184,10 +177,6 @@ export function noWallet(view: View): TemplateResult {
             html`<li><a part="wallet-link" href=${href} rel="noopener noreferrer">${name}</a></li>`,
         )}
       </ul>`
-  const qr = qrPath(url)
   return html`<p class="center">${t.scan}</p>
-    <svg part="qr" role="img" viewBox="-2 -2 ${qr.size + 4} ${qr.size + 4}"
-      shape-rendering="crispEdges" aria-label=${t.qr}>
-      <path fill="#000" d=${qr.d}></path>
-    </svg>`
+    ${qrCode(url, t.qr)}`
 }

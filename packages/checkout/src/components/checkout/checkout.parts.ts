@@ -41,17 +41,17 @@ export const networkName = ({ state, t }: View) => {
 export const tokenAmount = ({ host, state }: View, symbol?: string) =>
   formatTokenAmount(state.amount ?? state.session?.amount ?? '', symbol, host.resolvedLocale)
 
-/** A copy button, under or beside the address it copies. */
-export function copyButton(view: View, text: string) {
+/** A copy button, under or beside the address (or, with its own `label`, the link) it copies. */
+export function copyButton(view: View, text: string, label = view.t.copyAddress) {
   const { ctl, t } = view
   const copied = ctl.copied === text
   return html`<button
     class="copy"
     type="button"
-    aria-label=${copied ? t.copied : t.copyAddress}
+    aria-label=${copied ? t.copied : label}
     @click=${() => ctl.copy(text)}
   >
-    ${copied ? `✓ ${t.copied}` : t.copyAddress}
+    ${copied ? `✓ ${t.copied}` : label}
   </button>`
 }
 
