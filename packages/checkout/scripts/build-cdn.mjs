@@ -15,7 +15,43 @@ const dir = new URL(`dist/cdn/${version}/`, root)
 // Only this version's folder is shipped: an older one left from before a version bump goes.
 rmSync(new URL('dist/cdn/', root), { recursive: true, force: true })
 const configFile = new URL('vite.config.ts', root).pathname
-await build({ configFile, logLevel: 'warn' })
+const outputOf = (result) => (Array.isArray(result) ? result[0] : result).output
+
+// The session read (preview.read.ts, loaded to paint the amount) and what it needs beyond the
+// first file (the API client, errors, money formatting) are one file. Left to itself rolldown
+// splits them in three by which lazy chunks share each module: three files every payment loads.
+// A first build, not written, finds those modules; the real one groups them.
+const probe = outputOf(await build({ configFile, logLevel: 'warn', build: { write: false } }))
+const chunkOf = (fileName) => probe.find((chunk) => chunk.fileName === fileName)
+const read = probe.find((chunk) => chunk.facadeModuleId?.endsWith('/preview.read.ts'))
+if (!read) throw new Error('no session read chunk')
+const readModules = new Set(
+  [read, ...read.imports.filter((file) => file !== 'paysession-checkout.js').map(chunkOf)].flatMap(
+    (chunk) => chunk.moduleIds,
+  ),
+)
+const output = outputOf(
+  await build({
+    configFile,
+    logLevel: 'warn',
+    build: {
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            includeDependenciesRecursively: false,
+            groups: [{ name: 'preview.read', test: (id) => readModules.has(id) }],
+          },
+        },
+      },
+    },
+  }),
+)
+// Grouped by hand, the read must still import nothing but the first file and rolldown's helpers.
+const grouped = output.find((chunk) => chunk.name === 'preview.read')
+const extra = grouped?.imports.filter(
+  (file) => !/^(paysession-checkout|rolldown-runtime)/.test(file),
+)
+if (!grouped || extra.length) throw new Error(`the session read chunk imports ${extra}`)
 await build({
   configFile,
   logLevel: 'warn',

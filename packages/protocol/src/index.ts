@@ -1,9 +1,4 @@
-export {
-  abiSignature,
-  eip3009Abi,
-  stablecoinAbi,
-  transferWithAuthorizationTypes,
-} from './abi.js'
+export { abiSignature, stablecoinAbi } from './abi.js'
 export {
   assertAmount,
   decimalToUnits,
@@ -18,6 +13,7 @@ export {
   customerMessages,
   type PaySessionErrorCode,
 } from './codes.js'
+export { eip3009Abi, transferWithAuthorizationTypes } from './eip3009.js'
 export {
   docsBase,
   isPaySessionError,

@@ -105,9 +105,11 @@ export class PreviewController implements ReactiveController {
     key: string,
     options: { sessionId: string; sessionToken: string; apiBase: string },
   ) {
-    let reader: typeof import('./preview.read.js') | undefined
+    let reader: Pick<typeof import('./preview.read.js'), 'readSession' | 'formatMoney'> | undefined
     try {
-      reader = await import('./preview.read.js')
+      // Its parts by name, not the module object, so the bundle builds no namespace object for it.
+      const { readSession, formatMoney } = await import('./preview.read.js')
+      reader = { readSession, formatMoney }
     } catch {}
     const result = reader && (await reader.readSession({ ...options, fetch: this.host.fetch }))
     this.formatMoney ??= reader?.formatMoney

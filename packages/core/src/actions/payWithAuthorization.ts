@@ -1,6 +1,6 @@
 import { eip3009Abi, transferWithAuthorizationTypes } from '@paysession/protocol'
 import { getConnectorClient } from '@wagmi/core'
-import { type Address, type Hex, hexToBigInt, hexToString, toHex } from 'viem'
+import { type Address, type Hex, hexToBigInt, hexToBytes, toHex } from 'viem'
 import { selector } from '../chain/erc20.js'
 import type { RpcClient } from '../chain/rpc.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
@@ -178,5 +178,6 @@ async function readString(client: RpcClient, token: Address, selector: Hex): Pro
   })
   // ABI-encoded string: offset, length, bytes.
   const length = Number(hexToBigInt(`0x${data.slice(66, 130)}`))
-  return hexToString(`0x${data.slice(130, 130 + length * 2)}`)
+  // (viem's hexToString would bring its size checks into the payment's chunk.)
+  return new TextDecoder().decode(hexToBytes(`0x${data.slice(130, 130 + length * 2)}`))
 }

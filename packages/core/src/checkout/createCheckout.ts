@@ -1,10 +1,6 @@
-import { getClient, getConnection, reconnect, watchConnection } from '@wagmi/core'
+import { getConnection, reconnect, watchConnection } from '@wagmi/core'
 import type { Hex } from 'viem'
-import {
-  checkPreviousPayment,
-  defaultStaleAfter,
-  type PreviousPayment,
-} from '../actions/checkPreviousPayment.js'
+import { checkPreviousPayment } from '../actions/checkPreviousPayment.js'
 import { connectWallet } from '../actions/connectWallet.js'
 import { disconnectWallet } from '../actions/disconnectWallet.js'
 import { getSession } from '../actions/getSession.js'
@@ -14,22 +10,16 @@ import { payWithWallet } from '../actions/payWithWallet.js'
 import { reportFunding } from '../actions/reportFunding.js'
 import { sessionQueryKey, watchSession } from '../actions/watchSession.js'
 import type { PaymentSession } from '../api/session.js'
-import { waitForPaymentReceipt, waitForTransfer } from '../chain/waitForPaymentReceipt.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isPaySessionError, PaySessionError } from '../errors/base.js'
 import { resolveSessionAssets } from '../registry/registry.js'
 import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
 import { checkExpectedPayment, type ExpectedPayment } from '../utils/expectedPayment.js'
 import { isTransactionHash } from '../utils/isTransactionHash.js'
-import {
-  clearPaymentRecord,
-  type PaymentRecord,
-  readPaymentRecord,
-  writePaymentRecord,
-} from '../utils/paymentRecord.js'
-import { readSessionFacts, type SessionFacts, writeSessionFacts } from '../utils/sessionFacts.js'
-import { sleep } from '../utils/sleep.js'
+import { clearPaymentRecord, readPaymentRecord } from '../utils/paymentRecord.js'
+import { writeSessionFacts } from '../utils/sessionFacts.js'
 import { isSettled } from '../utils/status.js'
+import type { RunningCheckout } from './recovery.js'
 import {
   type CheckoutEvent,
   initialMachine,
@@ -144,12 +134,48 @@ export function createCheckout(
     error instanceof PaySessionError ? error : new PaySessionError('WALLET_ERROR', { cause: error })
   /**
    * An error that ends this attempt: an expired session ends the checkout for good; a refused
-   * token only ends what the service tells this page (see `untrack`).
+   * token only ends what the service tells this page (see `untrack` in ./recovery.ts).
    */
   const fail = (error: PaySessionError, canRetry: boolean) => {
-    if (isTokenRefused(error)) return untrack(error)
+    if (isTokenRefused(error)) return recover((paths) => paths.untrack(running, error), error)
     const expired = error.code === 'SESSION_EXPIRED'
     dispatch({ type: 'fail', expired }, { error, canRetry: !expired && canRetry })
+  }
+
+  // Resuming a payment left in flight and a refused token (./recovery.ts), in the lazy chunk:
+  // loaded when taken. A chunk that cannot load ends the attempt with `error`; retry loads again.
+  const lazy = () => import('../actions/lazyActions.js')
+  const recover = (
+    path: (paths: Awaited<ReturnType<typeof lazy>>) => unknown,
+    error: PaySessionError,
+  ) =>
+    void lazy().then(path, () =>
+      dispatch({ type: 'fail', expired: false }, { error, canRetry: true }),
+    )
+  const running: RunningCheckout = {
+    config,
+    sessionId,
+    staleAfter,
+    canRenewToken: !!getSessionToken,
+    signal: following.signal,
+    state: () => state,
+    destroyed: () => destroyed,
+    settled,
+    dispatch,
+    set,
+    subscribe,
+    sessionToken: () => sessionToken,
+    withToken,
+    network: () => assets!.network,
+    explorerTxUrl,
+    askServiceToSettle,
+    offerPayment,
+    fail,
+    asError,
+    stopWatching() {
+      stopWatching?.()
+      stopWatching = undefined
+    },
   }
 
   let renewing: Promise<string | undefined> | undefined
@@ -185,67 +211,6 @@ export function createCheckout(
     }
   }
 
-  /**
-   * The service refuses this page's token and no fresh one came: this page can no longer follow
-   * the session there. It says so (never "expired": the session may well be payable or paid),
-   * and reads the one-time wallet on chain until it holds the amount or the funding window ends.
-   * A token refused before anything was known is a link that is not valid.
-   */
-  function untrack(error: PaySessionError) {
-    stopWatching?.()
-    stopWatching = undefined
-    const facts = state.session ?? readSessionFacts(config.storage, sessionId)
-    const known = !!facts || error.code === 'SESSION_TOKEN_EXPIRED'
-    // A customer paying by hand keeps the address (the step stays): the chain is followed behind it.
-    dispatch(
-      { type: 'tokenRefused', known },
-      !known || state.step !== 'manual'
-        ? { error, canRetry: !!getSessionToken, ...(known ? { amount: facts?.amount } : {}) }
-        : {},
-    )
-    if (!known) return
-    if (facts) void followOnChain(facts)
-  }
-
-  let chainFollower: AbortController | undefined
-  async function followOnChain(facts: SessionFacts) {
-    if (chainFollower) return
-    const follower = new AbortController()
-    chainFollower = follower
-    const stop = () => follower.abort()
-    following.signal.addEventListener('abort', stop)
-    const stopWhenLeft = subscribe((next) => {
-      if (next.step !== 'untracked' && next.step !== 'manual') stop()
-    })
-    try {
-      // Loaded only when a token is refused: most checkouts never need it.
-      const { waitForOneTimeWalletFunding } = await import('../actions/lazyActions.js')
-      const result = await waitForOneTimeWalletFunding(config, {
-        session: facts,
-        signal: follower.signal,
-      })
-      // The paid screen names the token that arrived, as the service will once it sees it.
-      if (result.outcome === 'received')
-        dispatch(
-          { type: 'chainFunded' },
-          {
-            error: undefined,
-            canRetry: false,
-            session: state.session && { ...state.session, tokenSymbol: result.token },
-          },
-        )
-      // Unfunded when the window closes: the spec cancels the session then.
-      if (result.outcome === 'windowClosed')
-        dispatch(
-          { type: 'windowClosed' },
-          { error: new PaySessionError('SESSION_EXPIRED'), canRetry: false },
-        )
-    } finally {
-      stopWhenLeft()
-      following.signal.removeEventListener('abort', stop)
-      chainFollower = undefined
-    }
-  }
   function subscribe(listener: CheckoutListener) {
     listeners.add(listener)
     return () => {
@@ -296,7 +261,7 @@ export function createCheckout(
         void renewToken(token).then((fresh) => {
           if (destroyed || settled()) return
           if (fresh) watch()
-          else untrack(error)
+          else recover((paths) => paths.untrack(running, error), error)
         })
       },
     })
@@ -317,7 +282,7 @@ export function createCheckout(
       watch()
       const previous = await checkPreviousPayment(config, { session, staleAfter })
       if (settled()) return
-      if (previous.kind !== 'none') return resume(previous)
+      if (previous.kind !== 'none') return (await lazy()).resume(running, previous)
       dispatch({ type: 'nothingPending' })
       await offerPayment()
     } catch (error) {
@@ -333,82 +298,6 @@ export function createCheckout(
     else dispatch({ type: 'walletNeeded' })
   }
 
-  function resume(previous: PreviousPayment): Promise<void> | void {
-    if (previous.kind !== 'inFlight') return
-    if (previous.reason === 'walletPending') return awaitWallet(previous.record!)
-    const hash = previous.hash
-    if (hash) set({ hash, explorerTxUrl: explorerTxUrl(hash) })
-    if (previous.reason === 'prompting') return waitForPrompt(previous.record)
-    dispatch(
-      { type: 'previous', reason: previous.reason },
-      { error: undefined, canRetry: false, retryAt: undefined },
-    )
-    if (hash) {
-      // Idempotent: the service may not have heard of it if the page closed right after sending.
-      withToken((token) => reportFunding(config, { sessionId, sessionToken: token, hash })).catch(
-        () => {},
-      )
-      if (previous.reason === 'hashPending') void followHash(hash, previous.record)
-    }
-  }
-
-  /** The wallet accepted the payment and will send it (a multisig, a bundler): follow the chain. */
-  function awaitWallet(record: PaymentRecord) {
-    dispatch({ type: 'previous', reason: 'walletPending' }, { error: undefined, canRetry: false })
-    const client = getClient(wagmi, { chainId: assets!.network.chainId })!
-    waitForTransfer(client, {
-      payment: {
-        token: record.tokenAddress,
-        from: record.from,
-        to: record.to,
-        fromBlock: BigInt(record.fromBlock),
-      },
-      pollingInterval: client.pollingInterval,
-      signal: following.signal,
-    }).then(
-      (hash) => {
-        record = { ...record, state: 'submitted', hash }
-        writePaymentRecord(config.storage, record)
-        if (!settled()) resume({ kind: 'inFlight', reason: 'hashPending', hash, record })
-      },
-      () => {},
-    )
-  }
-
-  /**
-   * A wallet prompt this checkout opened (before a reload, or in another tab) may still be
-   * answered: a second payment must wait. Not an error: the page says so and when the customer
-   * can pay again (`retryAt`), watches the service (polling) and the chain (the recorded payer's
-   * transfer), and offers the payment again by itself when the time comes.
-   */
-  async function waitForPrompt(record: PaymentRecord | undefined): Promise<void> {
-    const retryAt = (record?.createdAt ?? Date.now()) + (staleAfter ?? defaultStaleAfter)
-    dispatch(
-      { type: 'previous', reason: 'prompting' },
-      { error: undefined, canRetry: false, retryAt },
-    )
-    const waiting = () => !destroyed && !settled() && state.retryAt === retryAt
-    while (waiting()) {
-      const wait = Math.min(config.polling.activeInterval, retryAt - Date.now())
-      await sleep(Math.max(0, wait), following.signal)
-      const session = state.session
-      if (!waiting() || !session) return
-      const previous = await checkPreviousPayment(config, { session, staleAfter }).catch(
-        () => undefined,
-      )
-      if (!waiting() || !previous) continue
-      if (previous.kind === 'inFlight' && previous.reason === 'prompting') continue
-      if (previous.kind !== 'none') {
-        set({ retryAt: undefined })
-        return resume(previous)
-      }
-      // Out of the in-flight step first: the token choice is not shown over a payment in flight.
-      dispatch({ type: 'nothingPending' })
-      dispatch({ type: 'load' }, { retryAt: undefined })
-      return offerPayment().catch((error) => fail(asError(error), true))
-    }
-  }
-
   /**
    * The transfer is mined: report it once more with the spec's `wait` (idempotent), so the
    * service processes it now, then read the session at once rather than at the next poll. A
@@ -420,62 +309,6 @@ export function createCheckout(
     ).catch(() => {})
     if (!destroyed)
       void config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(sessionId) })
-  }
-
-  async function followHash(hash: Hex, record: PaymentRecord | undefined) {
-    try {
-      const client = getClient(wagmi, { chainId: assets!.network.chainId })!
-      const receipt = await waitForPaymentReceipt(client, {
-        hash,
-        // Our own payment (not one the service heard of from elsewhere): follow a replacement.
-        payment:
-          record?.hash === hash
-            ? {
-                token: record.tokenAddress,
-                from: record.from,
-                to: record.to,
-                fromBlock: BigInt(record.fromBlock),
-              }
-            : undefined,
-        confirmations: config.confirmations,
-        pollingInterval: client.pollingInterval,
-        signal: following.signal,
-        onReplaced: (next) => {
-          if (record)
-            writePaymentRecord(config.storage, { ...record, state: 'submitted', hash: next })
-          set({ hash: next, explorerTxUrl: explorerTxUrl(next) })
-          reportFunding(config, { sessionId, sessionToken, hash: next }).catch(() => {})
-        },
-      })
-      if (settled()) return
-      if (receipt.status === 'success') {
-        dispatch({ type: 'mined' })
-        void askServiceToSettle(receipt.transactionHash)
-      } else {
-        clearPaymentRecord(config.storage, sessionId)
-        dispatch(
-          { type: 'transferFailed' },
-          { error: new PaySessionError('TRANSACTION_FAILED'), canRetry: true },
-        )
-      }
-    } catch (error) {
-      if (destroyed || settled()) return
-      if (isPaySessionError(error, 'TRANSFER_MISMATCH')) {
-        // Replaced by a transaction that pays nothing: the chain allows a new payment.
-        clearPaymentRecord(config.storage, sessionId)
-        dispatch({ type: 'transferFailed' }, { error, canRetry: true })
-      } else
-        dispatch(
-          { type: 'retryByLoading' },
-          {
-            error: new PaySessionError('CHAIN_UNAVAILABLE', {
-              details: `waiting for ${hash}`,
-              cause: error,
-            }),
-            canRetry: true,
-          },
-        )
-    }
   }
 
   async function loadTokens() {
@@ -584,11 +417,9 @@ export function createCheckout(
       onSession(session)
       if (settled()) return
       const previous = await checkPreviousPayment(config, { session, staleAfter })
-      if (previous.kind !== 'none') return resume(previous)
+      if (previous.kind !== 'none') return (await lazy()).resume(running, previous)
       // The gasless path's code loads only when a customer takes it.
-      const action = lastGasless
-        ? (await import('../actions/lazyActions.js')).payWithAuthorization
-        : payWithWallet
+      const action = lastGasless ? (await lazy()).payWithAuthorization : payWithWallet
       const paid = await action(config, {
         session,
         sessionToken,
@@ -620,7 +451,10 @@ export function createCheckout(
     if (error.code === 'SESSION_EXPIRED' || isTokenRefused(error)) return fail(error, false)
     if (error.code === 'PAYMENT_IN_PROGRESS')
       // Another tab recorded its prompt between our check and our record.
-      return void waitForPrompt(readPaymentRecord(config.storage, sessionId))
+      return recover(
+        (paths) => paths.waitForPrompt(running, readPaymentRecord(config.storage, sessionId)),
+        error,
+      )
     // The record written before the prompt says whether anything may have left.
     const recorded = !!readPaymentRecord(config.storage, sessionId)
     const canRetry = error.code !== 'INSUFFICIENT_BALANCE' && error.code !== 'WALLET_NOT_CONNECTED'

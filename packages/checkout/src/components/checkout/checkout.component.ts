@@ -9,7 +9,10 @@ import { type Catalog, languageOf, loadCatalog } from '../../i18n/catalogs.js'
 import { format } from '../../i18n/format.js'
 import { styles } from './checkout.styles.js'
 
-type Engine = typeof import('./checkout.dialog.js')
+type Engine = Pick<
+  typeof import('./checkout.dialog.js'),
+  'CheckoutController' | 'dialogStyles' | 'renderStep'
+>
 /** Resolves to a fresh session token for the session, or undefined when there is none. */
 export type SessionTokenProvider = (
   sessionId: string,
@@ -214,13 +217,16 @@ export class PaySessionCheckout extends LitElement {
 
   /** Loads the dialog code and starts the checkout controller. Called on open or when idle. */
   loadEngine(): Promise<Engine> {
-    this._enginePromise ??= import('./checkout.dialog.js').then(async (engine) => {
-      this.addStyles(engine.dialogStyles)
-      await this._catalogPromise
-      this.controller = new engine.CheckoutController(this)
-      this._engine = engine
-      return engine
-    })
+    // Its parts by name, not the module object, so the bundle builds no namespace object for it.
+    this._enginePromise ??= import('./checkout.dialog.js').then(
+      async ({ CheckoutController, dialogStyles, renderStep }) => {
+        this.addStyles(dialogStyles)
+        await this._catalogPromise
+        this.controller = new CheckoutController(this)
+        this._engine = { CheckoutController, dialogStyles, renderStep }
+        return this._engine
+      },
+    )
     return this._enginePromise
   }
 

@@ -1,0 +1,266 @@
+import { getClient } from '@wagmi/core'
+import type { Hex } from 'viem'
+import {
+  checkPreviousPayment,
+  defaultStaleAfter,
+  type PreviousPayment,
+} from '../actions/checkPreviousPayment.js'
+import { reportFunding } from '../actions/reportFunding.js'
+import { waitForOneTimeWalletFunding } from '../actions/waitForOneTimeWalletFunding.js'
+import { waitForPaymentReceipt, waitForTransfer } from '../chain/waitForPaymentReceipt.js'
+import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import { isPaySessionError, PaySessionError } from '../errors/base.js'
+import type { NetworkInfo } from '../registry/types.js'
+import {
+  clearPaymentRecord,
+  type PaymentRecord,
+  writePaymentRecord,
+} from '../utils/paymentRecord.js'
+import { readSessionFacts, type SessionFacts } from '../utils/sessionFacts.js'
+import { sleep } from '../utils/sleep.js'
+import type { CheckoutEvent } from './transition.js'
+import type { CheckoutListener, CheckoutState } from './types.js'
+
+// The checkout's paths off the usual payment, loaded by createCheckout.ts (in the lazy chunk of
+// ../actions/lazyActions.ts) only when one is taken: a payment left in flight (a reload,
+// another tab, a wallet that sends later) and a session token the service refuses. Every new payment still passes checkPreviousPayment, the
+// session's lock and its record (actions/payWithWallet.ts) whatever loads when: loading this
+// module late never lets a second payment start.
+
+/** The running checkout, as these paths see it (built by createCheckout). */
+export type RunningCheckout = {
+  config: PaySessionConfig
+  sessionId: string
+  staleAfter: number | undefined
+  /** The page can be asked for a fresh session token. */
+  canRenewToken: boolean
+  /** Aborted when the checkout is destroyed. */
+  signal: AbortSignal
+  state(): CheckoutState
+  destroyed(): boolean
+  settled(): boolean
+  dispatch(event: CheckoutEvent, patch?: Partial<Omit<CheckoutState, 'step'>>): boolean
+  set(patch: Partial<Omit<CheckoutState, 'step'>>): void
+  subscribe(listener: CheckoutListener): () => void
+  sessionToken(): string
+  withToken<T>(call: (token: string) => Promise<T>): Promise<T>
+  network(): NetworkInfo
+  explorerTxUrl(hash: Hex): string | undefined
+  askServiceToSettle(hash: Hex): Promise<void>
+  offerPayment(): Promise<void>
+  fail(error: PaySessionError, canRetry: boolean): void
+  asError(error: unknown): PaySessionError
+  stopWatching(): void
+}
+
+/** A payment found in flight: follow it to its end instead of offering another one. */
+export function resume(checkout: RunningCheckout, previous: PreviousPayment): Promise<void> | void {
+  if (previous.kind !== 'inFlight') return
+  if (previous.reason === 'walletPending') return awaitWallet(checkout, previous.record!)
+  const hash = previous.hash
+  if (hash) checkout.set({ hash, explorerTxUrl: checkout.explorerTxUrl(hash) })
+  if (previous.reason === 'prompting') return waitForPrompt(checkout, previous.record)
+  checkout.dispatch(
+    { type: 'previous', reason: previous.reason },
+    { error: undefined, canRetry: false, retryAt: undefined },
+  )
+  if (hash) {
+    const { config, sessionId } = checkout
+    // Idempotent: the service may not have heard of it if the page closed right after sending.
+    checkout
+      .withToken((token) => reportFunding(config, { sessionId, sessionToken: token, hash }))
+      .catch(() => {})
+    if (previous.reason === 'hashPending') void followHash(checkout, hash, previous.record)
+  }
+}
+
+/** The wallet accepted the payment and will send it (a multisig, a bundler): follow the chain. */
+function awaitWallet(checkout: RunningCheckout, record: PaymentRecord) {
+  checkout.dispatch(
+    { type: 'previous', reason: 'walletPending' },
+    { error: undefined, canRetry: false },
+  )
+  const client = getClient(checkout.config.wagmiConfig, { chainId: checkout.network().chainId })!
+  waitForTransfer(client, {
+    payment: {
+      token: record.tokenAddress,
+      from: record.from,
+      to: record.to,
+      fromBlock: BigInt(record.fromBlock),
+    },
+    pollingInterval: client.pollingInterval,
+    signal: checkout.signal,
+  }).then(
+    (hash) => {
+      const submitted: PaymentRecord = { ...record, state: 'submitted', hash }
+      writePaymentRecord(checkout.config.storage, submitted)
+      if (!checkout.settled())
+        resume(checkout, { kind: 'inFlight', reason: 'hashPending', hash, record: submitted })
+    },
+    () => {},
+  )
+}
+
+/**
+ * A wallet prompt this checkout opened (before a reload, or in another tab) may still be
+ * answered: a second payment must wait. Not an error: the page says so and when the customer
+ * can pay again (`retryAt`), watches the service (polling) and the chain (the recorded payer's
+ * transfer), and offers the payment again by itself when the time comes.
+ */
+export async function waitForPrompt(
+  checkout: RunningCheckout,
+  record: PaymentRecord | undefined,
+): Promise<void> {
+  const { config, staleAfter } = checkout
+  const retryAt = (record?.createdAt ?? Date.now()) + (staleAfter ?? defaultStaleAfter)
+  checkout.dispatch(
+    { type: 'previous', reason: 'prompting' },
+    { error: undefined, canRetry: false, retryAt },
+  )
+  const waiting = () =>
+    !checkout.destroyed() && !checkout.settled() && checkout.state().retryAt === retryAt
+  while (waiting()) {
+    const wait = Math.min(config.polling.activeInterval, retryAt - Date.now())
+    await sleep(Math.max(0, wait), checkout.signal)
+    const session = checkout.state().session
+    if (!waiting() || !session) return
+    const previous = await checkPreviousPayment(config, { session, staleAfter }).catch(
+      () => undefined,
+    )
+    if (!waiting() || !previous) continue
+    if (previous.kind === 'inFlight' && previous.reason === 'prompting') continue
+    if (previous.kind !== 'none') {
+      checkout.set({ retryAt: undefined })
+      return resume(checkout, previous)
+    }
+    // Out of the in-flight step first: the token choice is not shown over a payment in flight.
+    checkout.dispatch({ type: 'nothingPending' })
+    checkout.dispatch({ type: 'load' }, { retryAt: undefined })
+    return checkout.offerPayment().catch((error) => checkout.fail(checkout.asError(error), true))
+  }
+}
+
+async function followHash(checkout: RunningCheckout, hash: Hex, record: PaymentRecord | undefined) {
+  const { config, sessionId } = checkout
+  try {
+    const client = getClient(config.wagmiConfig, { chainId: checkout.network().chainId })!
+    const receipt = await waitForPaymentReceipt(client, {
+      hash,
+      // Our own payment (not one the service heard of from elsewhere): follow a replacement.
+      payment:
+        record?.hash === hash
+          ? {
+              token: record.tokenAddress,
+              from: record.from,
+              to: record.to,
+              fromBlock: BigInt(record.fromBlock),
+            }
+          : undefined,
+      confirmations: config.confirmations,
+      pollingInterval: client.pollingInterval,
+      signal: checkout.signal,
+      onReplaced: (next) => {
+        if (record)
+          writePaymentRecord(config.storage, { ...record, state: 'submitted', hash: next })
+        checkout.set({ hash: next, explorerTxUrl: checkout.explorerTxUrl(next) })
+        reportFunding(config, {
+          sessionId,
+          sessionToken: checkout.sessionToken(),
+          hash: next,
+        }).catch(() => {})
+      },
+    })
+    if (checkout.settled()) return
+    if (receipt.status === 'success') {
+      checkout.dispatch({ type: 'mined' })
+      void checkout.askServiceToSettle(receipt.transactionHash)
+    } else {
+      clearPaymentRecord(config.storage, sessionId)
+      checkout.dispatch(
+        { type: 'transferFailed' },
+        { error: new PaySessionError('TRANSACTION_FAILED'), canRetry: true },
+      )
+    }
+  } catch (error) {
+    if (checkout.destroyed() || checkout.settled()) return
+    if (isPaySessionError(error, 'TRANSFER_MISMATCH')) {
+      // Replaced by a transaction that pays nothing: the chain allows a new payment.
+      clearPaymentRecord(config.storage, sessionId)
+      checkout.dispatch({ type: 'transferFailed' }, { error, canRetry: true })
+    } else
+      checkout.dispatch(
+        { type: 'retryByLoading' },
+        {
+          error: new PaySessionError('CHAIN_UNAVAILABLE', {
+            details: `waiting for ${hash}`,
+            cause: error,
+          }),
+          canRetry: true,
+        },
+      )
+  }
+}
+
+/**
+ * The service refuses this page's token and no fresh one came: this page can no longer follow
+ * the session there. It says so (never "expired": the session may well be payable or paid),
+ * and reads the one-time wallet on chain until it holds the amount or the funding window ends.
+ * A token refused before anything was known is a link that is not valid.
+ */
+export function untrack(checkout: RunningCheckout, error: PaySessionError) {
+  checkout.stopWatching()
+  const state = checkout.state()
+  const facts = state.session ?? readSessionFacts(checkout.config.storage, checkout.sessionId)
+  const known = !!facts || error.code === 'SESSION_TOKEN_EXPIRED'
+  // A customer paying by hand keeps the address (the step stays): the chain is followed behind it.
+  checkout.dispatch(
+    { type: 'tokenRefused', known },
+    !known || state.step !== 'manual'
+      ? { error, canRetry: checkout.canRenewToken, ...(known ? { amount: facts?.amount } : {}) }
+      : {},
+  )
+  if (!known) return
+  if (facts) void followOnChain(checkout, facts)
+}
+
+/** Checkouts following their one-time wallet on chain: one follower each. */
+const followingChain = new WeakSet<RunningCheckout>()
+
+async function followOnChain(checkout: RunningCheckout, facts: SessionFacts) {
+  if (followingChain.has(checkout)) return
+  followingChain.add(checkout)
+  const follower = new AbortController()
+  const stop = () => follower.abort()
+  checkout.signal.addEventListener('abort', stop)
+  const stopWhenLeft = checkout.subscribe((next) => {
+    if (next.step !== 'untracked' && next.step !== 'manual') stop()
+  })
+  try {
+    const result = await waitForOneTimeWalletFunding(checkout.config, {
+      session: facts,
+      signal: follower.signal,
+    })
+    // The paid screen names the token that arrived, as the service will once it sees it.
+    if (result.outcome === 'received') {
+      const session = checkout.state().session
+      checkout.dispatch(
+        { type: 'chainFunded' },
+        {
+          error: undefined,
+          canRetry: false,
+          session: session && { ...session, tokenSymbol: result.token },
+        },
+      )
+    }
+    // Unfunded when the window closes: the spec cancels the session then.
+    if (result.outcome === 'windowClosed')
+      checkout.dispatch(
+        { type: 'windowClosed' },
+        { error: new PaySessionError('SESSION_EXPIRED'), canRetry: false },
+      )
+  } finally {
+    stopWhenLeft()
+    checkout.signal.removeEventListener('abort', stop)
+    followingChain.delete(checkout)
+  }
+}
