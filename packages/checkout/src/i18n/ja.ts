@@ -65,7 +65,7 @@ export const catalog: Catalog = {
   untrackedText:
     'すでに送金したお支払いは加盟店に届きます。再度お支払いしないでください。それ以外の場合は、ページを再読み込みするか加盟店にお問い合わせください。',
   untrackedWatching: 'ネットワーク上でお支払いを確認しています…',
-  networks: { 'Local test chain': 'ローカルテストネットワーク' },
+  networks: { 'Local test chain': 'ローカルテストネット' },
   errors: {
     UNAUTHORIZED: 'この支払いリンクは無効です。',
     SESSION_TOKEN_EXPIRED: 'このページでは、決済サービス上のお支払い状況を追跡できなくなりました。',
