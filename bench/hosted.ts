@@ -13,13 +13,11 @@
 // down), the server compressing and caching as a static host does (GitHub Pages: gzip, 10 min).
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { extname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { chromium, type Page } from '@playwright/test'
+import { serveStatic } from '../scripts/serve-static.mjs'
 import { chromiumLaunchOptions } from './lib/demo-process.ts'
 import { percentile, printTable } from './lib/sandbox-process.ts'
 
@@ -82,33 +80,9 @@ printTable('Hosted demo, gzip -9 KB', [
 
 // ---- Times -------------------------------------------------------------------------------------
 
-const base = '/demo/'
-const types: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-}
-const server = createServer(async (req, res) => {
-  const path = new URL(req.url ?? '/', 'http://static.local').pathname
-  const file = path.startsWith(base) ? path.slice(base.length) || 'index.html' : ''
-  try {
-    if (!file || file.includes('..')) throw new Error('outside')
-    const body = await readFile(join(folder, file))
-    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding']))
-    res.writeHead(200, {
-      'content-type': types[extname(file)] ?? 'application/octet-stream',
-      // As GitHub Pages answers: compressed, cacheable for ten minutes.
-      'cache-control': 'public, max-age=600',
-      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-    })
-    res.end(gzip ? gzipSync(body) : body)
-  } catch {
-    res.writeHead(404).end()
-  }
-})
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${base}`
+// Compressed and cacheable, as GitHub Pages serves it.
+const server = await serveStatic({ folder, base: '/demo/', gzip: true })
+const url = server.url
 const browser = await chromium.launch(chromiumLaunchOptions)
 
 /** Marks, in ms since navigation start, when the shop's buttons and the running world appear. */
@@ -191,7 +165,7 @@ try {
   throttled = await measure(Math.max(3, Math.round(RUNS / 2)), slow)
 } finally {
   await browser.close()
-  server.close()
+  await server.close()
 }
 const row = (what: string, values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)

@@ -1,11 +1,9 @@
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { extname, join, normalize } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
+import { serveStatic } from '../../scripts/serve-static.mjs'
 import {
   chooseToken,
   currentStep,
@@ -20,46 +18,24 @@ import {
 
 // The hosted demo (apps/demo/dist/hosted, built by hosted-setup.ts as by `npm run build:hosted`)
 // in a run of its own (hosted.config.ts: `npm run test:hosted` here), served the way a static host
-// serves it: files only, under a sub-path, by the few lines of node:http below. No sandbox, no
+// serves it: files only, under a sub-path (scripts/serve-static.mjs). No sandbox, no
 // anvil, no demo server takes part: the chain, the service and the merchant run in the tab, and
 // every request the page makes is checked to stay on this static origin.
 
 const folder = fileURLToPath(new URL('../../apps/demo/dist/hosted', import.meta.url))
 const base = '/some/sub/path/'
-const types: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json',
-}
 
-let server: Server
+let server: Awaited<ReturnType<typeof serveStatic>> | undefined
 let origin = ''
 
 test.beforeAll(async () => {
   if (!existsSync(join(folder, 'index.html')))
     throw new Error('apps/demo/dist/hosted is not built: run `npm run build:hosted` first')
-  server = createServer(async (req, res) => {
-    const path = new URL(req.url ?? '/', 'http://static.local').pathname
-    const file = path.startsWith(base) ? normalize(path.slice(base.length) || 'index.html') : ''
-    if (req.method !== 'GET' || !file || file.startsWith('..')) {
-      res.writeHead(404).end()
-      return
-    }
-    try {
-      const body = await readFile(join(folder, file))
-      res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' })
-      res.end(body)
-    } catch {
-      res.writeHead(404).end()
-    }
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server = await serveStatic({ folder, base })
+  origin = server.origin
 })
 
-test.afterAll(() => new Promise<void>((resolve) => server?.close(() => resolve())))
+test.afterAll(() => server?.close())
 
 /** Every URL the page requests; the test ends by checking they all stayed on the static site. */
 function recordRequests(page: Page) {

@@ -19,7 +19,7 @@ test('no reachable RPC for the session network: the dialog names it, the error e
   await payButton(page).click()
   await waitForStep(page, 'failed')
   await expect(dialog(page).getByRole('alert')).toHaveText(
-    'The LOCAL network could not be reached. Please try again.',
+    'Local test chain could not be reached. Please try again.',
   )
   await expect(dialog(page).getByRole('alert')).toBeVisible()
   const error = (await events(page)).find(

@@ -9,6 +9,7 @@ import {
   expectAxeClean,
   openPage,
   payButton,
+  referenceShot,
   transfersTo,
   waitForStatus,
   waitForStep,
@@ -70,6 +71,7 @@ test('WalletConnect: a phone wallet scans the QR code, connects through the rela
     await expect(qr).toBeVisible()
     await expect(dialog(page).getByRole('button', { name: 'Copy link' })).toBeFocused()
     await expectAxeClean(page)
+    await referenceShot(page, 'walletconnect-pairing')
     // Nothing is sent while no phone has scanned: the customer may close and come back to it.
     await page.keyboard.press('Escape')
     await expect(dialog(page)).toBeHidden()

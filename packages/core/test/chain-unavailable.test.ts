@@ -40,7 +40,7 @@ test('no reachable RPC: the error names the network and the URL, and says how to
     const failed = await waitForStep(checkout, 'failed')
     const error = failed.error!
     expect(error.code).toBe('CHAIN_UNAVAILABLE')
-    expect(error.shortMessage).toBe('The LOCAL network could not be reached. Please try again.')
+    expect(error.shortMessage).toBe('Local test chain could not be reached. Please try again.')
     expect(error.details).toContain(`The RPC ${rpc} for LOCAL (chain id 31337) did not answer`)
     expect(error.message).toContain(
       "Set one: rpcUrls: { 31337: 'https://…' } in createPaySessionConfig or on <paysession-checkout>",

@@ -147,10 +147,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   try {
     const chain = createChainClients(anvil.rpcUrl)
     const customers = testCustomers()
+    const afterStep = setupPause(log, () => stateFile?.save(chain))
     const tokensDeployed = await deployTokens(
       readArtifacts(),
       chain,
       customers.map((c) => c.address),
+      { afterStep, log },
     )
     if (!tokensDeployed.eip3009)
       log(
@@ -158,7 +160,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       )
     const relayer = { address: privateKeyToAccount(RELAYER_KEY).address, privateKey: RELAYER_KEY }
     await chain.testClient.setBalance({ address: relayer.address, value: parseEther('1000') })
-    const accounts = await deployTestAccounts(chain, [customers[0]!.address, customers[1]!.address])
+    const accounts = await deployTestAccounts(
+      chain,
+      [customers[0]!.address, customers[1]!.address],
+      { afterStep, log },
+    )
     const seed =
       options.seed ??
       (db.meta.get('seed') as Hex | undefined) ??
@@ -405,5 +411,23 @@ function testHooks(log: (message: string) => void): Context['testHooks'] {
       console.log(`PAYSESSION_TEST_PAUSED ${purpose}`)
       return new Promise(() => {})
     },
+  }
+}
+
+/**
+ * PAYSESSION_TEST_PAUSE_AT=setup:<n> stops the first start after its n-th setup transaction
+ * (token deployments and funding); setup-saved:<n> saves the chain state there first, as a
+ * snapshot holding part of the setup. Crash tests kill the process there.
+ */
+function setupPause(log: (message: string) => void, save: () => Promise<void> | undefined) {
+  const m = /^setup(-saved)?:(\d+)$/.exec(process.env.PAYSESSION_TEST_PAUSE_AT ?? '')
+  if (!m) return undefined
+  let steps = 0
+  return async () => {
+    if (++steps < Number(m[2])) return
+    if (m[1]) await save()
+    log(`test pause: setup step ${steps} done${m[1] ? ', chain state saved' : ''}`)
+    console.log(`PAYSESSION_TEST_PAUSED setup:${steps}`)
+    await new Promise(() => {})
   }
 }

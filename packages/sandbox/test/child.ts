@@ -22,9 +22,14 @@ export interface SandboxProcess {
   exited: Promise<number | null>
 }
 
+/**
+ * Starts `paysession-sandbox start` and resolves once it printed `ready` (default: its banner;
+ * before the banner, as at a test pause during setup, the URLs and key are empty).
+ */
 export async function spawnSandbox(
   dataDir: string,
   env: Record<string, string> = {},
+  ready = 'paysession sandbox is running',
 ): Promise<SandboxProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', cli, 'start', '--data-dir', dataDir], {
     cwd: demoApp,
@@ -72,8 +77,8 @@ export async function spawnSandbox(
       })
       check()
     })
-  await waitFor('paysession sandbox is running')
-  const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(out)![1]!
+  await waitFor(ready)
+  const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(out)?.[1] ?? ''
   return {
     child,
     apiUrl: field('API base URL'),

@@ -8,10 +8,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { type Address, createPublicClient, http, parseAbiItem } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, afterEach, expect, test } from 'vitest'
+import { ACCOUNTS_DEPLOYER_KEY } from '../src/chain/accounts.js'
 import { anvilBinary } from '../src/chain/anvil.js'
 import { CUSTOMER_KEYS, customers, transferToken } from '../src/chain/pay.js'
-import { tokenBySymbol } from '../src/chain/tokens.js'
+import { DEPLOYER_KEY, erc20Abi, LOCAL_TOKENS, tokenBySymbol } from '../src/chain/tokens.js'
 import { client, isAlive, kill9, runCli, type SandboxProcess, spawnSandbox } from './child.js'
 import { createSession, sleep, start, units, waitForSession, waitUntil } from './helpers.js'
 
@@ -443,3 +445,77 @@ test('a persistent SQLite error backs off: one log line per interval, and work r
     await sb.stop()
   }
 })
+
+/** What a complete first setup left on chain: each token's code, each holder's balances, the deployers' nonces. */
+async function setupOnChain(sb: SandboxProcess) {
+  const chain = chainOf(sb)
+  const info = (await client(sb)('GET', '/sandbox/info')).json
+  const holders: Address[] = [...info.customers, info.smartAccount.address, info.safe.address]
+  const balances: Record<string, bigint[]> = {}
+  const code: Record<string, string | undefined> = {}
+  for (const token of LOCAL_TOKENS) {
+    code[token.symbol] = await chain.getCode({ address: token.address })
+    balances[token.symbol] = await Promise.all(
+      holders.map((owner) =>
+        chain.readContract({
+          address: token.address,
+          abi: erc20Abi,
+          functionName: 'balanceOf',
+          args: [owner],
+        }),
+      ),
+    )
+  }
+  const nonces = await Promise.all(
+    [DEPLOYER_KEY, ACCOUNTS_DEPLOYER_KEY].map((key) =>
+      chain.getTransactionCount({ address: privateKeyToAccount(key).address }),
+    ),
+  )
+  return { code, balances, nonces }
+}
+
+test('kill -9 during the first start (tokens half deployed, customers half funded, the chain state saved in between): the next start completes the setup exactly once, and a payment goes through', async () => {
+  const reference = await launch(newDir())
+  const complete = await setupOnChain(reference)
+  await kill9(reference)
+  // Every holder (5 customers, the smart account, the Safe) got 10,000 of each token, once.
+  for (const token of LOCAL_TOKENS) {
+    expect(complete.code[token.symbol]?.length).toBeGreaterThan(2)
+    expect(complete.balances[token.symbol]).toEqual(Array(7).fill(10_000n * 10n ** 6n))
+  }
+
+  // Setup steps: 1-3 deploy USDC, USDT, EURC; 4-18 fund the customers; 19-26 the test accounts.
+  // resumes: the saved chain holds part of the tokens' or the accounts' steps, and the log says so.
+  for (const [at, resumes] of [
+    ['setup-saved:1', true],
+    ['setup-saved:3', true],
+    ['setup-saved:10', true],
+    ['setup-saved:18', false],
+    ['setup-saved:20', true],
+    ['setup-saved:23', true],
+    // Not saved: the folder holds no chain yet (the first save follows the setup); a new one starts.
+    ['setup:10', false],
+  ] as const) {
+    const dir = newDir()
+    const paused = await spawnSandbox(
+      dir,
+      { PAYSESSION_TEST_PAUSE_AT: at },
+      'PAYSESSION_TEST_PAUSED setup:',
+    )
+    running.push(paused)
+    await kill9(paused)
+
+    const sb = await launch(dir)
+    expect(sb.output().includes('setup cut short'), at).toBe(resumes)
+    expect(await setupOnChain(sb), at).toEqual(complete)
+    const s = await fundedSession(sb, 0)
+    const capture = await client(sb)('POST', `/payment-sessions/${s.paymentSessionId}/captures`, {
+      requestId: 'c1',
+      captureAmount: '10.00',
+      isFinalCapture: true,
+    })
+    expect(capture.status).toBe(202)
+    await waitStatus(sb, s.paymentSessionId, 'SUCCEEDED')
+    await kill9(sb)
+  }
+}, 240_000)

@@ -64,7 +64,7 @@ export const catalog: Catalog = {
   untrackedText:
     '送金済みのお支払いはショップに届きます。再度お支払いしないでください。未送金の場合は、ページを再読み込みするかショップにお問い合わせください。',
   untrackedWatching: 'ネットワーク上でお支払いを確認しています…',
-  networks: { 'Local test chain': 'ローカルテストネットワーク' },
+  networks: { 'Local test chain': 'ローカルテストネット' },
   errors: {
     UNAUTHORIZED: 'この支払いリンクは無効です。',
     SESSION_TOKEN_EXPIRED: 'このページでは決済サービスのお支払い状況を追跡できなくなりました。',

@@ -9,14 +9,14 @@ import { PaySessionError } from './base.js'
  */
 export function chainUnavailable(
   config: PaySessionConfig,
-  network: Pick<NetworkInfo, 'chainId' | 'name'>,
+  network: Pick<NetworkInfo, 'chainId' | 'name' | 'displayName'>,
   cause?: unknown,
 ): PaySessionError {
-  const { chainId, name } = network
+  const { chainId, name, displayName } = network
   const url = rpcUrl(config, chainId)
   const reason = (cause as { shortMessage?: string } | undefined)?.shortMessage
   return new PaySessionError('CHAIN_UNAVAILABLE', {
-    shortMessage: `The ${name} network could not be reached. Please try again.`,
+    shortMessage: `${displayName ?? `The ${name} network`} could not be reached. Please try again.`,
     details: `${url ? `The RPC ${url}` : 'No RPC'} for ${name} (chain id ${chainId}) did not answer${reason ? `: ${reason}` : ''}. Set one: rpcUrls: { ${chainId}: 'https://…' } in createPaySessionConfig or on <paysession-checkout>, or your wagmiConfig's transports.`,
     ...(cause === undefined ? {} : { cause }),
   })

@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs'
-import {
-  type Address,
-  createWalletClient,
-  getAddress,
-  type Hex,
-  http,
-  keccak256,
-  parseEther,
-  toHex,
-} from 'viem'
+import { type Address, getAddress, type Hex, keccak256, parseEther, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ChainClients } from './clients.js'
+import { type AfterSetupStep, runSetup, type SetupStep } from './setup.js'
 import { erc20Abi, LOCAL_TOKENS } from './tokens.js'
 
 const artifacts = JSON.parse(
@@ -36,56 +28,65 @@ export type TestAccounts = {
 /** anvil's dev account 7 (unlocked in anvil): the smart account's bundler. */
 export const BUNDLER: Address = '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955'
 
-/** Deploys (once; skipped when already there) and funds the test smart-contract accounts. */
+/**
+ * Deploys and funds the test smart-contract accounts: on a new chain all of it, on a chain
+ * whose first start was cut short the steps it lacks (see runSetup), on a set-up chain nothing.
+ */
 export async function deployTestAccounts(
   clients: ChainClients,
   owners: [Address, Address],
-  mint = 10_000n,
+  options: {
+    mint?: bigint
+    afterStep?: AfterSetupStep | undefined
+    log?: ((message: string) => void) | undefined
+  } = {},
 ): Promise<TestAccounts> {
-  const { publicClient, testClient, chain } = clients
+  const mint = options.mint ?? 10_000n
   const deployer = privateKeyToAccount(ACCOUNTS_DEPLOYER_KEY)
   const [smart, safe] = [0, 1].map((nonce) => contractAddress(deployer.address, nonce)) as [
     Address,
     Address,
   ]
-  const accounts: TestAccounts = {
+  const deploy = (name: string, args: unknown[], address: Address): SetupStep => ({
+    label: `deploy ${name}`,
+    deploys: address,
+    send: (wallet, nonce) =>
+      wallet.deployContract({
+        abi: artifacts[name]!.abi,
+        bytecode: artifacts[name]!.bytecode,
+        args,
+        nonce,
+      }),
+  })
+  const steps: SetupStep[] = [
+    deploy('TestSmartAccount', [owners[0]], smart),
+    deploy('TestSafe', owners, safe),
+    ...LOCAL_TOKENS.flatMap((token) =>
+      [smart, safe].map(
+        (to): SetupStep => ({
+          label: `fund ${to} with ${token.symbol}`,
+          send: (wallet, nonce) =>
+            wallet.writeContract({
+              address: token.address,
+              abi: erc20Abi,
+              functionName: 'mint',
+              args: [to, mint * 10n ** BigInt(token.decimals)],
+              nonce,
+            }),
+        }),
+      ),
+    ),
+  ]
+  await runSetup(clients, ACCOUNTS_DEPLOYER_KEY, steps, {
+    // Before the first step: any snapshot holding a step holds the bundler's gas too.
+    prepare: () => clients.testClient.setBalance({ address: BUNDLER, value: parseEther('1000') }),
+    afterStep: options.afterStep,
+    log: options.log,
+  })
+  return {
     smartAccount: { address: smart, owner: owners[0], bundler: BUNDLER },
     safe: { address: safe, owners },
   }
-  const code = await publicClient.getCode({ address: safe })
-  if (code && code !== '0x') return accounts
-
-  await testClient.setBalance({ address: deployer.address, value: parseEther('10') })
-  const wallet = createWalletClient({
-    account: deployer,
-    chain,
-    transport: http(chain.rpcUrls.default.http[0]),
-  })
-  const deploy = async (name: string, args: unknown[], expected: Address) => {
-    const artifact = artifacts[name]!
-    const hash = await wallet.deployContract({
-      abi: artifact.abi,
-      bytecode: artifact.bytecode,
-      args,
-    })
-    const receipt = await publicClient.waitForTransactionReceipt({ hash })
-    if (receipt.contractAddress?.toLowerCase() !== expected.toLowerCase())
-      throw new Error(`${name} deployed at ${receipt.contractAddress}, expected ${expected}`)
-  }
-  await deploy('TestSmartAccount', [owners[0]], smart)
-  await deploy('TestSafe', owners, safe)
-  let last: Hex | undefined
-  for (const token of LOCAL_TOKENS)
-    for (const to of [smart, safe])
-      last = await wallet.writeContract({
-        address: token.address,
-        abi: erc20Abi,
-        functionName: 'mint',
-        args: [to, mint * 10n ** BigInt(token.decimals)],
-      })
-  if (last) await publicClient.waitForTransactionReceipt({ hash: last })
-  await testClient.setBalance({ address: BUNDLER, value: parseEther('1000') })
-  return accounts
 }
 
 // CREATE address: keccak256(rlp([sender, nonce]))[12:], for the small nonces used here.
