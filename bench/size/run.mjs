@@ -103,8 +103,8 @@ const isAsset = (f) => /\.(m?js|css)$/.test(f)
 
 // Same definition as packages/checkout/scripts/check-size.mjs (the CI budget):
 // - first file: the entry and its static imports (paints the button);
-// - full payment: the entry + the lazily imported dialog chunk + their static imports, plus the
-//   largest locale catalog (a payment loads at most one). viem's lazy ccip / secp256k1 chunks are
+// - full payment: the entry + the lazily imported session read and dialog chunks + their static
+//   imports, plus the largest locale catalog (a payment loads at most one). viem's lazy ccip / secp256k1 chunks are
 //   not loaded by an injected-wallet payment, so they only count in the "every file" row.
 const readOurs = (file) => readFileSync(join(oursDir, file), 'utf8')
 const ourImports = (file, dynamic) => {
@@ -123,7 +123,8 @@ const staticClosure = (files) => {
   files.forEach(visit)
   return [...seen]
 }
-const isLocale = (file) => /^[a-z]{2}(?:[-_][A-Za-z]{2,4})?-[\w-]{8}\.js$/.test(file)
+// A language's chunk is its locale, unhashed (de.js, pt-BR.js), imported lazily by the first file.
+const isLocale = (file) => /^[a-z]{2}(?:-[A-Za-z]{2,4})?\.js$/.test(file)
 
 function measureOurs() {
   if (!existsSync(join(oursDir, OURS_FIRST))) {
@@ -142,17 +143,22 @@ function measureOurs() {
       : readdirSync(oursDir).filter((f) => /\.(js|css)$/.test(f))
   ).filter((f) => !f.endsWith('.full.js')) // the single-file build repeats the split one
   const first = staticClosure([OURS_FIRST])
-  const dialog = ourImports(OURS_FIRST, true).find((f) => f.startsWith('checkout.dialog'))
+  const lazy = ourImports(OURS_FIRST, true)
+  const dialog = lazy.find((f) => f.startsWith('checkout.dialog'))
+  const reader = lazy.find((f) => f.startsWith('preview.read'))
   let payment
   let method
   if (dialog) {
-    const catalogs = ourImports(dialog, true).filter(isLocale)
+    const catalogs = lazy.filter(isLocale)
     const largest = catalogs
       .map((f) => ({ f, gzip: gz(readFileSync(join(oursDir, f))) }))
       .sort((x, y) => y.gzip - x.gzip)[0]
-    payment = [...staticClosure([OURS_FIRST, dialog]), ...(largest ? [largest.f] : [])]
+    payment = [
+      ...staticClosure([OURS_FIRST, ...(reader ? [reader] : []), dialog]),
+      ...(largest ? [largest.f] : []),
+    ]
     method =
-      'first file + dialog chunk + their static imports + the largest locale catalog (as check-size.mjs)'
+      'first file + session read + dialog chunk + their static imports + the largest locale catalog (as check-size.mjs)'
   } else {
     payment = every
     method = 'no dialog chunk found: every file of dist/cdn'
