@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { type Address, getAddress, type Hex, keccak256, parseEther, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ChainClients } from './clients.js'
-import { type AfterSetupStep, runSetup, type SetupStep } from './setup.js'
-import { erc20Abi, LOCAL_TOKENS } from './tokens.js'
+import { type AfterSetupStep, mintStep, runSetup, type SetupStep } from './setup.js'
+import { LOCAL_TOKENS } from './tokens.js'
 
 const artifacts = JSON.parse(
   readFileSync(new URL('../../artifacts/contracts.json', import.meta.url), 'utf8'),
@@ -61,21 +61,7 @@ export async function deployTestAccounts(
   const steps: SetupStep[] = [
     deploy('TestSmartAccount', [owners[0]], smart),
     deploy('TestSafe', owners, safe),
-    ...LOCAL_TOKENS.flatMap((token) =>
-      [smart, safe].map(
-        (to): SetupStep => ({
-          label: `fund ${to} with ${token.symbol}`,
-          send: (wallet, nonce) =>
-            wallet.writeContract({
-              address: token.address,
-              abi: erc20Abi,
-              functionName: 'mint',
-              args: [to, mint * 10n ** BigInt(token.decimals)],
-              nonce,
-            }),
-        }),
-      ),
-    ),
+    ...LOCAL_TOKENS.flatMap((token) => [smart, safe].map((to) => mintStep(token, to, mint))),
   ]
   await runSetup(clients, ACCOUNTS_DEPLOYER_KEY, steps, {
     // Before the first step: any snapshot holding a step holds the bundler's gas too.

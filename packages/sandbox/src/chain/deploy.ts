@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem'
 import type { ChainClients } from './clients.js'
-import { type AfterSetupStep, runSetup, type SetupStep } from './setup.js'
-import { DEPLOYER_KEY, erc20Abi, LOCAL_TOKENS } from './tokens.js'
+import { type AfterSetupStep, mintStep, runSetup, type SetupStep } from './setup.js'
+import { DEPLOYER_KEY, LOCAL_TOKENS } from './tokens.js'
 
 /** The compiled contracts, `artifacts/contracts.json` (read from disk in Node, bundled in a page). */
 export type Artifacts = Record<string, { abi: unknown[]; bytecode: Hex }>
@@ -38,21 +38,7 @@ export async function deployTokens(
         },
       }),
     ),
-    ...LOCAL_TOKENS.flatMap((token) =>
-      customers.map(
-        (to): SetupStep => ({
-          label: `fund ${to} with ${token.symbol}`,
-          send: (wallet, nonce) =>
-            wallet.writeContract({
-              address: token.address,
-              abi: erc20Abi,
-              functionName: 'mint',
-              args: [to, mint * 10n ** BigInt(token.decimals)],
-              nonce,
-            }),
-        }),
-      ),
-    ),
+    ...LOCAL_TOKENS.flatMap((token) => customers.map((to) => mintStep(token, to, mint))),
   ]
   await runSetup(clients, DEPLOYER_KEY, steps, options)
   // A chain state saved before the tokens had EIP-3009 keeps their old code.

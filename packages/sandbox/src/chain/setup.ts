@@ -10,6 +10,7 @@ import {
 } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import type { ChainClients } from './clients.js'
+import { erc20Abi, type LocalToken } from './tokens.js'
 
 /** One transaction of a setup, sent from the setup's own key at a fixed nonce (its index). */
 export interface SetupStep {
@@ -21,6 +22,19 @@ export interface SetupStep {
 }
 
 export type SetupWallet = WalletClient<Transport, Chain, PrivateKeyAccount>
+
+/** The step that mints `whole` tokens (whole units, not base units) of a test token to `to`. */
+export const mintStep = (token: LocalToken, to: Address, whole: bigint): SetupStep => ({
+  label: `fund ${to} with ${token.symbol}`,
+  send: (wallet, nonce) =>
+    wallet.writeContract({
+      address: token.address,
+      abi: erc20Abi,
+      functionName: 'mint',
+      args: [to, whole * 10n ** BigInt(token.decimals)],
+      nonce,
+    }),
+})
 
 /** Called after each step is mined; crash tests pause the process there. */
 export type AfterSetupStep = () => Promise<void>
