@@ -30,8 +30,6 @@ export type Persistence = {
   saved: Saved
   appendJournal(entry: JournalEntry): Promise<void>
   put(key: 'genesisTimestamp' | 'service' | 'orders' | 'webhooks', value: unknown): Promise<void>
-  /** Forgets the chain (journal and genesis): for a first start that was cut short. */
-  clearChain(): Promise<void>
   close(): void
 }
 
@@ -85,11 +83,6 @@ export async function openPersistence(): Promise<Persistence> {
     },
     appendJournal: (entry) => write((tx) => tx.objectStore('journal').add(entry)),
     put: (key, value) => write((tx) => tx.objectStore('state').put(value, key)),
-    clearChain: () =>
-      write((tx) => {
-        tx.objectStore('journal').clear()
-        tx.objectStore('state').delete('genesisTimestamp')
-      }),
     close: () => db.close(),
   }
 }
@@ -107,7 +100,6 @@ export function memoryPersistence(): Persistence {
     },
     appendJournal: async () => {},
     put: async () => {},
-    clearChain: async () => {},
     close: () => {},
   }
 }

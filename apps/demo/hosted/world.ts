@@ -88,14 +88,8 @@ export async function startWorld(
     return memoryPersistence()
   })
   const { saved } = db
-  // The service saves its first snapshot once the tokens are deployed and the customers funded.
-  // A chain without one is a first start cut short (a reload during setup): start it over, as
-  // the setup resumes nothing halfway.
-  if (saved.service === undefined && saved.journal.length > 0) {
-    await db.clearChain()
-    saved.journal = []
-    saved.genesisTimestamp = undefined
-  }
+  // A chain whose first start was cut short (a reload during setup) resumes its setup where the
+  // journal ends: the sandbox's runSetup sends only the steps it lacks.
   const failed = (what: string) => (error: unknown) =>
     console.error(`The hosted demo could not save ${what}:`, error)
 
