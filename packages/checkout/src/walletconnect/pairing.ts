@@ -78,7 +78,7 @@ export function pairing(view: View, uri: string) {
     <h3>${w.title}</h3>
     <p class="center">${w.scan}</p>
     ${qrCode(uri, w.qr)}
-    <div class="actions">${copyButton(view, uri, w.copy)}</div>
     <p part="notice" class="center"><span class="spinner"></span>${t.connecting}</p>
+    <div class="actions">${copyButton(view, uri, w.copy)}</div>
   `
 }
