@@ -23,9 +23,10 @@ import type { CheckoutListener, CheckoutState } from './types.js'
 
 // The checkout's paths off the usual payment, loaded by createCheckout.ts (in the lazy chunk of
 // ../actions/lazyActions.ts) only when one is taken: a payment left in flight (a reload,
-// another tab, a wallet that sends later) and a session token the service refuses. Every new payment still passes checkPreviousPayment, the
-// session's lock and its record (actions/payWithWallet.ts) whatever loads when: loading this
-// module late never lets a second payment start.
+// another tab, a wallet that sends later) and a session token the service refuses. Every new
+// payment still passes checkPreviousPayment, the session's lock and its record
+// (actions/payWithWallet.ts) whatever loads when: loading this module late never lets a second
+// payment start.
 
 /** The running checkout, as these paths see it (built by createCheckout). */
 export type RunningCheckout = {
