@@ -1,3 +1,4 @@
+import { transferWithAuthorizationTypes } from '@paysession/sandbox'
 import { createPaySessionClient } from '@paysession/server'
 import { createPublicClient, http, parseUnits, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -147,16 +148,7 @@ describe('the demo against the strict profile', () => {
         chainId: demo.sandbox.chainId,
         verifyingContract: demo.sandbox.tokens.USDC.address,
       },
-      types: {
-        TransferWithAuthorization: [
-          { name: 'from', type: 'address' },
-          { name: 'to', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'validAfter', type: 'uint256' },
-          { name: 'validBefore', type: 'uint256' },
-          { name: 'nonce', type: 'bytes32' },
-        ],
-      },
+      types: transferWithAuthorizationTypes,
       primaryType: 'TransferWithAuthorization',
       message,
     })

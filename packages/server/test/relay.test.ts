@@ -1,7 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { eip3009Abi, type Sandbox, startSandbox } from '@paysession/sandbox'
+import {
+  eip3009Abi,
+  type Sandbox,
+  startSandbox,
+  transferWithAuthorizationTypes as types,
+} from '@paysession/sandbox'
 import {
   type Address,
   createPublicClient,
@@ -42,16 +47,6 @@ const mintAbi = [
     outputs: [],
   },
 ] as const
-const types = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, pollIntervalMs: 50 })
