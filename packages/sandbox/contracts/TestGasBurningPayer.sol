@@ -21,7 +21,13 @@ contract TestGasBurningPayer {
 
     function isValidSignature(bytes32 hash, bytes calldata signature) external view returns (bytes4) {
         bytes32 x = hash;
-        for (uint256 i = 0; i < burn; i++) x = keccak256(abi.encode(x, i));
+        uint256 rounds = burn;
+        assembly {
+            for { let i := 0 } lt(i, rounds) { i := add(i, 1) } {
+                mstore(0, x)
+                x := keccak256(0, 32)
+            }
+        }
         if (refuse || x == bytes32(0) || signature.length != 65) return bytes4(0xffffffff);
         bytes32 r = bytes32(signature[0:32]);
         bytes32 s = bytes32(signature[32:64]);
