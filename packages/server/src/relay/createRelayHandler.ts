@@ -288,7 +288,7 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
    * key signed it (recovered), or it is a contract payer allowed to pay (ERC-1271, checked by
    * the token on chain in the simulation).
    */
-  async function signedFor(body: RelayRequest): Promise<{ networks: Network[]; eoa: boolean }> {
+  async function signedFor(body: RelayRequest): Promise<Network[]> {
     const { authorization: auth } = body
     const now = BigInt(Math.floor(Date.now() / 1000))
     // Against this machine's clock, with some slack; the chain's clock is checked later.
@@ -324,8 +324,8 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
       }).catch(() => undefined)
       if (signer && isAddressEqual(signer, auth.from)) signers.push(network)
     }
-    if (signers.length > 0) return { networks: signers, eoa: true }
-    if (await isAllowedContractPayer(auth.from)) return { networks: candidates, eoa: false }
+    if (signers.length > 0) return signers
+    if (await isAllowedContractPayer(auth.from)) return candidates
     return refuse('the signature is not the payer’s, and the payer is no allowed contract')
   }
 
@@ -371,7 +371,7 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
     return logs.length > 0
   }
 
-  async function relay(body: RelayRequest, signed: { networks: Network[]; eoa: boolean }) {
+  async function relay(body: RelayRequest, signed: Network[]) {
     const { authorization: auth, signature } = body
     let session: PaymentSession
     try {
@@ -414,7 +414,7 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
       )
         throw relayError('UNSUPPORTED_TOKEN', { details: `${body.token} on ${networkName}` })
       // Signed for another chain's or token's domain.
-      if (!signed.networks.includes(network)) refuse(`not signed for ${networkName}`)
+      if (!signed.includes(network)) refuse(`not signed for ${networkName}`)
       const { publicClient } = network
       const token = await tokenInfo
       const block = await publicClient.getBlock().catch((error) => {
