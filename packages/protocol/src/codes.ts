@@ -1,11 +1,9 @@
-import type { MerchantErrorCode } from './merchantCodes.js'
+// The SDK's one codes table, in two halves: the codes a customer's checkout can meet and the
+// codes only the merchant's API-key calls meet. A code's meaning never changes, and each has a
+// heading in docs/errors.md. Two objects so that a browser bundle, which reads only
+// `customerMessages` (errors.ts), carries only the sentences a customer can see.
 
-/**
- * The codes a customer's checkout can meet, each with a sentence safe to show a customer. With
- * the merchant's codes (merchantCodes.ts) they are the SDK's one codes table; a code's meaning
- * never changes, and each has a heading in docs/errors.md. The two halves live in two modules
- * so that the browser bundle carries only the sentences a customer can see.
- */
+/** The codes a customer's checkout can meet, each with a sentence safe to show a customer. */
 export const customerMessages = {
   // The service's answers (README: "Where the spec says not shown", Errors)
   UNAUTHORIZED: 'This payment link is not valid.',
@@ -50,4 +48,32 @@ export const customerMessages = {
 } as const
 
 export type CustomerErrorCode = keyof typeof customerMessages
+
+/** The codes only the merchant's API-key calls meet, each with a sentence for the merchant's operator. */
+export const merchantMessages = {
+  FORBIDDEN: 'This credential may not perform this operation.',
+  NOT_FOUND: 'The requested resource does not exist.',
+  CAPTURE_NOT_FOUND: 'The capture does not exist.',
+  SESSION_NOT_CAPTURABLE: 'The payment session cannot be captured in its current status.',
+  AMOUNT_EXCEEDS_CAPTURABLE: 'The capture amount exceeds what can still be captured.',
+  IDEMPOTENCY_CONFLICT: 'This requestId was already used with a different request.',
+  INVALID_REQUEST: 'The request was missing a field or had a field of the wrong type.',
+  INVALID_REQUEST_ID: 'The requestId is not valid.',
+  MALFORMED_JSON: 'The request body was not valid JSON.',
+  METHOD_NOT_ALLOWED: 'This operation does not accept that HTTP method.',
+  PAYLOAD_TOO_LARGE: 'The request body is too large.',
+  UNSUPPORTED_MEDIA_TYPE: 'The request body must be application/json.',
+  UNSUPPORTED_CURRENCY: 'The currency is not supported.',
+  INVALID_CONFIG: 'The payment client is not configured correctly.',
+} as const
+
+export type MerchantErrorCode = keyof typeof merchantMessages
 export type PaySessionErrorCode = CustomerErrorCode | MerchantErrorCode
+
+/** Whether the value is one of the SDK's codes (either half of the table). */
+export function isPaySessionErrorCode(value: unknown): value is PaySessionErrorCode {
+  return (
+    typeof value === 'string' &&
+    (Object.hasOwn(customerMessages, value) || Object.hasOwn(merchantMessages, value))
+  )
+}

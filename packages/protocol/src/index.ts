@@ -1,7 +1,9 @@
 export { abiSignature, stablecoinAbi } from './abi.js'
 export {
   assertAmount,
+  decimalPattern,
   decimalToUnits,
+  isSameAmount,
   isValidAmount,
   parseAmount,
   unitsToDecimal,
@@ -11,6 +13,9 @@ export { parseCapture, parseCaptures } from './capture.js'
 export {
   type CustomerErrorCode,
   customerMessages,
+  isPaySessionErrorCode,
+  type MerchantErrorCode,
+  merchantMessages,
   type PaySessionErrorCode,
 } from './codes.js'
 export { eip3009Abi, transferWithAuthorizationTypes } from './eip3009.js'
@@ -23,14 +28,7 @@ export {
   walk,
 } from './errors.js'
 export { parseFundingResponse } from './funding.js'
-export {
-  isPaySessionErrorCode,
-  type MerchantErrorCode,
-  merchantError,
-  merchantMessages,
-  paySessionErrorCodes,
-  shortMessages,
-} from './merchantCodes.js'
+export { merchantError, paySessionErrorCodes, shortMessages } from './merchantError.js'
 export { extensionFields, withUsableExtensions } from './rules.js'
 export { parseCreatedSession, parseSession, parseSessionStatus } from './session.js'
 export {
@@ -45,3 +43,14 @@ export {
   sessionStatuses,
 } from './status.js'
 export type { Capture, CreatedPaymentSession, FundingResponse, PaymentSession } from './types.js'
+export {
+  type Backoff,
+  backoffDelay,
+  isRetryableStatus,
+  isUnknownRoute,
+  type ServiceOperation,
+  type ServiceResource,
+  serviceErrorBody,
+  serviceErrorCode,
+  servicePaths,
+} from './service.js'

@@ -50,7 +50,7 @@ const mintAbi = [
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, pollIntervalMs: 50 })
-  client = createPaySessionClient({ baseUrl: sb.apiUrl, apiKey: sb.apiKey })
+  client = createPaySessionClient({ apiBase: sb.apiUrl, apiKey: sb.apiKey })
   publicClient = createPublicClient({ transport: http(sb.rpcUrl) })
   relay = relayWith()
 }, 60_000)
