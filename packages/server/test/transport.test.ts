@@ -210,7 +210,7 @@ describe('paths and requests', () => {
     expect(hits.map((hit) => hit.path)).toEqual(['/payment-sessions'])
     const missing = await failure(
       Promise.resolve().then(() =>
-        createPaySessionClient({ apiBase: url, apiKey: 'sk_test' } as never),
+        createPaySessionClient({ baseUrl: url, apiKey: 'sk_test' } as never),
       ),
     )
     expect(missing).toMatchObject({ code: 'INVALID_CONFIG' })
