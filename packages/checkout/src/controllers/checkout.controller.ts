@@ -25,12 +25,9 @@ import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
 import { walletConnectLoader } from '../walletconnect/loader.js'
 import type { PreviewController } from './preview.controller.js'
 
-// The checkout's rarer paths load when a customer takes one, each its own chunk.
-const paths: CheckoutPaths = {
-  recovery: () => import('@paysession/core/recovery'),
-  gasless: () => import('@paysession/core/gasless'),
-  calls: () => import('@paysession/core/calls'),
-}
+// The checkout's rarer paths load when a customer takes one (./checkout.paths.ts).
+const rarePaths = () => import('./checkout.paths.js')
+const paths: CheckoutPaths = { recovery: rarePaths, gasless: rarePaths, calls: rarePaths }
 
 const paidSteps = ['paid', 'completed']
 // Closing while the wallet prompt is open or the hash is being reported would hide what is happening.
