@@ -29,7 +29,14 @@ test('the check finds a cycle when there is one, type-only imports included', ()
     ['d', ['a']],
   ])
   expect(findCycle(graph)).toEqual(['a', 'b', 'c', 'a'])
-  expect(findCycle(new Map([['a', ['b']], ['b', []]]))).toBeUndefined()
+  expect(
+    findCycle(
+      new Map([
+        ['a', ['b']],
+        ['b', []],
+      ]),
+    ),
+  ).toBeUndefined()
 })
 
 test('every package is checked', () => {

@@ -47,7 +47,8 @@ test('a session already paid for another order: never shown paid, no paid event,
   await waitForStatus(session, ['FUNDED'])
   // Every text the button shows, from the first paint on.
   await page.addInitScript(() => {
-    const seen: string[] = ((window as any).__buttonTexts = [])
+    const seen: string[] = []
+    ;(window as any).__buttonTexts = seen
     const read = () => {
       const button = document
         .querySelector('paysession-checkout')
@@ -77,9 +78,9 @@ test('a session already paid for another order: never shown paid, no paid event,
   expect(
     fired.filter((e) => e.type === 'paysession-step-change').map((e) => e.detail.step),
   ).not.toContain('paid')
-  expect(
-    fired.filter((e) => e.type === 'paysession-error').map((e) => e.detail.code),
-  ).toContain('SESSION_MISMATCH')
+  expect(fired.filter((e) => e.type === 'paysession-error').map((e) => e.detail.code)).toContain(
+    'SESSION_MISMATCH',
+  )
 })
 
 test('another currency, set as a property, in German', async ({ page }) => {

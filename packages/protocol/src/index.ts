@@ -30,6 +30,17 @@ export {
 export { parseFundingResponse } from './funding.js'
 export { merchantError, paySessionErrorCodes, shortMessages } from './merchantError.js'
 export { extensionFields, withUsableExtensions } from './rules.js'
+export {
+  type Backoff,
+  backoffDelay,
+  isRetryableStatus,
+  isUnknownRoute,
+  type ServiceOperation,
+  type ServiceResource,
+  serviceErrorBody,
+  serviceErrorCode,
+  servicePaths,
+} from './service.js'
 export { parseCreatedSession, parseSession, parseSessionStatus } from './session.js'
 export {
   type CaptureStatus,
@@ -43,14 +54,3 @@ export {
   sessionStatuses,
 } from './status.js'
 export type { Capture, CreatedPaymentSession, FundingResponse, PaymentSession } from './types.js'
-export {
-  type Backoff,
-  backoffDelay,
-  isRetryableStatus,
-  isUnknownRoute,
-  type ServiceOperation,
-  type ServiceResource,
-  serviceErrorBody,
-  serviceErrorCode,
-  servicePaths,
-} from './service.js'

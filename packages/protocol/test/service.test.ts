@@ -53,10 +53,7 @@ describe('path forms', () => {
       '/payment-sessions/ps%201',
       '/api/v1/payment-sessions/ps%201',
     ])
-    expect(servicePaths('createSession')).toEqual([
-      '/payment-sessions',
-      '/api/v1/payment-sessions',
-    ])
+    expect(servicePaths('createSession')).toEqual(['/payment-sessions', '/api/v1/payment-sessions'])
     expect(servicePaths('reportFunding', { sessionId: 'a' })).toEqual([
       '/api/v1/payment-sessions/a/funding-transaction',
       '/payment-sessions/a/funding-transaction',

@@ -9,7 +9,11 @@ import { resolveSessionAssets } from '../registry/registry.js'
 import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
 import { parseAmount } from '../utils/amounts.js'
 import { checkExpectedPayment, type ExpectedPayment } from '../utils/expectedPayment.js'
-import { type PaymentRecord, readPaymentRecord, writePaymentRecord } from '../utils/paymentRecord.js'
+import {
+  type PaymentRecord,
+  readPaymentRecord,
+  writePaymentRecord,
+} from '../utils/paymentRecord.js'
 import { isPaidStatus } from '../utils/status.js'
 
 // What every way of paying (payWithWallet, payWithAuthorization) does before the wallet prompt.
@@ -121,4 +125,3 @@ export function startPaymentRecord(
   writePaymentRecord(config.storage, record)
   return record
 }
-

@@ -49,5 +49,7 @@ export async function waitForOneTimeWalletFunding(
     signal,
   })
   if (!funding) return { outcome: 'aborted' }
-  return funding.received ? { outcome: 'received', token: funding.token! } : { outcome: 'windowClosed' }
+  return funding.received
+    ? { outcome: 'received', token: funding.token! }
+    : { outcome: 'windowClosed' }
 }

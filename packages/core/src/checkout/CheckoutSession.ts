@@ -1,9 +1,6 @@
 import { getConnection, reconnect, watchConnection } from '@wagmi/core'
 import type { Hex } from 'viem'
-import {
-  checkPreviousPayment,
-  type PreviousPayment,
-} from '../actions/checkPreviousPayment.js'
+import { checkPreviousPayment, type PreviousPayment } from '../actions/checkPreviousPayment.js'
 import { connectWallet } from '../actions/connectWallet.js'
 import { disconnectWallet } from '../actions/disconnectWallet.js'
 import { getSession } from '../actions/getSession.js'
@@ -140,10 +137,7 @@ export class CheckoutSession implements Checkout {
         if (this.#destroyed || this.#busy || !this.#allows({ type: 'walletDisconnected' })) return
         if (connection.status === 'disconnected')
           this.dispatch({ type: 'walletDisconnected' }, { account: undefined, tokens: [] })
-        else if (
-          connection.address !== previous.address ||
-          connection.chainId !== previous.chainId
-        )
+        else if (connection.address !== previous.address || connection.chainId !== previous.chainId)
           void this.#loadTokens().catch((error) => this.set({ error: asError(error) }))
       },
     })
@@ -233,17 +227,19 @@ export class CheckoutSession implements Checkout {
    * token only ends what the service tells this page (`untrack` in ./recovery.ts).
    */
   fail(error: PaySessionError, canRetry: boolean): void {
-    if (isTokenRefused(error))
-      return this.#recover((recovery) => recovery.untrack(this, error), error)
+    if (isTokenRefused(error)) {
+      this.#recover((recovery) => recovery.untrack(this, error), error)
+      return
+    }
     const expired = error.code === 'SESSION_EXPIRED'
     this.dispatch({ type: 'fail', expired }, { error, canRetry: !expired && canRetry })
   }
 
   /** Runs a recovery path once its module is loaded; one that cannot load ends the attempt. */
   #recover(path: (recovery: Recovery) => unknown, error: PaySessionError) {
-    void this.#parameters.paths.recovery().then(path, () =>
-      this.dispatch({ type: 'fail', expired: false }, { error, canRetry: true }),
-    )
+    void this.#parameters.paths
+      .recovery()
+      .then(path, () => this.dispatch({ type: 'fail', expired: false }, { error, canRetry: true }))
   }
 
   async #resume(previous: PreviousPayment) {
@@ -287,7 +283,8 @@ export class CheckoutSession implements Checkout {
       sessionId,
       sessionToken: token,
       // Manual payment polls as fast: the customer's transfer can arrive any moment.
-      isActive: () => this.#busy || isInFlight(this.#machine.step) || this.#machine.step === 'manual',
+      isActive: () =>
+        this.#busy || isInFlight(this.#machine.step) || this.#machine.step === 'manual',
       onChange: (session) => this.#onSession(session),
       onError: (error, final) => {
         if (!final || this.settled) return
@@ -448,8 +445,10 @@ export class CheckoutSession implements Checkout {
   selectToken(symbol: string): void {
     if (!this.#allows({ type: 'selectToken', sufficient: true })) return
     const token = this.#state.tokens.find((t) => t.symbol === symbol.toUpperCase())
-    if (!token)
-      return this.set({ error: new PaySessionError('UNSUPPORTED_TOKEN', { details: symbol }) })
+    if (!token) {
+      this.set({ error: new PaySessionError('UNSUPPORTED_TOKEN', { details: symbol }) })
+      return
+    }
     if (!token.sufficient) {
       this.dispatch(
         { type: 'selectToken', sufficient: false },
@@ -480,7 +479,7 @@ export class CheckoutSession implements Checkout {
     if (!this.dispatch({ type: 'pay' }, { error: undefined, canRetry: false })) return
     this.#busy = true
     this.#lastGasless = gasless
-    const { config, sessionId } = this
+    const { config } = this
     const { paths, relayUrl, expectedAmount, expectedCurrency } = this.#parameters
     try {
       // Never twice: the freshest status and the chain decide before any prompt opens.

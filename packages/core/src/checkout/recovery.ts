@@ -15,8 +15,8 @@ import {
   type PaymentRecord,
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
-import { readSessionFacts, type SessionFacts } from '../utils/sessionFacts.js'
 import { poll } from '../utils/poll.js'
+import { readSessionFacts, type SessionFacts } from '../utils/sessionFacts.js'
 import { asError, type CheckoutSession } from './CheckoutSession.js'
 
 // The checkout session's paths off the usual payment (`@paysession/core/recovery`), which the

@@ -149,11 +149,11 @@ export {
   readPaymentRecord,
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
+export { type PollParameters, poll, sleep } from '../utils/poll.js'
 export {
   readSessionFacts,
   type SessionFacts,
   writeSessionFacts,
 } from '../utils/sessionFacts.js'
 export { isPaidStatus, isSettled, isTerminalStatus } from '../utils/status.js'
-export { type PollParameters, poll, sleep } from '../utils/poll.js'
 export { createMemoryStorage, getDefaultStorage, type PaySessionStorage } from '../utils/storage.js'
