@@ -8,7 +8,6 @@ import {
 import { reportFunding } from '../actions/reportFunding.js'
 import { waitForOneTimeWalletFunding } from '../actions/waitForOneTimeWalletFunding.js'
 import { waitForPaymentReceipt, waitForTransfer } from '../chain/waitForPaymentReceipt.js'
-import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isPaySessionError, PaySessionError } from '../errors/base.js'
 import {
   clearPaymentRecord,
