@@ -127,6 +127,9 @@ export async function startWorld(
     apiBase: SERVICE_URL,
     apiKey: service.apiKey,
     fetch: serviceFetch,
+    // The page is the simulation: its "server" and the service it calls both live in this tab,
+    // and the sandbox key opens nothing else.
+    dangerouslyAllowBrowser: true,
   })
   const orders = createOrderStore({
     load: () => saved.orders,

@@ -10,7 +10,8 @@ import {
   startSandbox,
 } from '@paysession/sandbox'
 import { createPaySessionClient } from '@paysession/server'
-import { createFileRelayStore, createRelayHandler } from '@paysession/server/relay'
+import { createFileRelayStore } from '@paysession/server/node'
+import { createRelayHandler } from '@paysession/server/relay'
 import { http } from 'viem'
 import { createBalanceReader } from './server/balances.js'
 import { createDemoServer } from './server/createDemoServer.js'

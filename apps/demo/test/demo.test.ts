@@ -292,7 +292,7 @@ describe('payment, webhooks and captures', () => {
     const funded = await waitFor(() =>
       forwarded.find((f) => f.body.includes(id) && f.body.includes('"FUNDED"')),
     )
-    const verified = verifyWebhookSignature({
+    const verified = await verifyWebhookSignature({
       secret: demo.sandbox.webhookSecret,
       header: funded.signature ?? null,
       body: new TextEncoder().encode(funded.body),

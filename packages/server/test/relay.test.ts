@@ -23,12 +23,8 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPaySessionClient, type PaySessionClient } from '../src/index.js'
-import {
-  createFileRelayStore,
-  createRelayHandler,
-  type RelayHandler,
-  type RelayHandlerOptions,
-} from '../src/relay.js'
+import { createFileRelayStore } from '../src/node.js'
+import { createRelayHandler, type RelayHandler, type RelayHandlerOptions } from '../src/relay.js'
 
 // The relay against the real sandbox: anvil, the EIP-3009 test tokens, sessions over HTTP.
 let sb: Sandbox

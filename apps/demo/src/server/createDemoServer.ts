@@ -1,12 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
-import {
-  isPaySessionError,
-  type PaymentSession,
-  type PaySessionClient,
-  toNodeListener,
-} from '@paysession/server'
+import { isPaySessionError, type PaymentSession, type PaySessionClient } from '@paysession/server'
+import { toNodeListener } from '@paysession/server/node'
 import { productById } from '../catalog/products.js'
 import { checkoutPage, type WalletConfig, walletTag } from '../pages/checkout.js'
 import {
