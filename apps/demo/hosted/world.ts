@@ -5,6 +5,7 @@ import {
   LOCAL_TOKENS,
   localChain,
   startInPageService,
+  type WebhookBacklog,
 } from '@paysession/sandbox/inpage'
 import {
   createPaySessionClient,
@@ -46,6 +47,8 @@ export type World = {
   sessions: SessionReader
   orders: OrderStore
   webhooks: WebhookLog
+  /** What the in-page service still has to deliver. */
+  webhookBacklog: () => WebhookBacklog
   balances: BalanceReader
   treasury: string
   wallet: WalletConfig
@@ -161,6 +164,7 @@ export async function startWorld(
     sessions: createSessionReader({ client, orders, renewSessionToken }),
     orders,
     webhooks,
+    webhookBacklog: () => service.webhookBacklog(),
     balances: createBalanceReader(custom(chain), tokens),
     treasury: service.treasury,
     wallet,

@@ -103,6 +103,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         safe: sandbox.accounts.safe,
       },
       webhookUrl: () => webhookUrl,
+      webhookBacklog: () => sandbox.webhookBacklog(),
       forwardUrl: options.forwardWebhooksTo,
       ...(options.hosts ? { hosts: options.hosts } : {}),
       paths: {

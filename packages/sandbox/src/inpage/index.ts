@@ -35,6 +35,7 @@ import { createMemoryStorage } from './storage.js'
 export { localChain } from '../chain/clients.js'
 export { CUSTOMER_KEYS } from '../chain/pay.js'
 export { LOCAL_TOKENS } from '../chain/tokens.js'
+export type { WebhookBacklog } from '../service/webhooks.js'
 export { createMemoryStorage, type MemoryState } from './storage.js'
 
 export interface InPageOptions {
