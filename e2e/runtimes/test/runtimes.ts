@@ -98,6 +98,20 @@ function command(name: string, dir: string, argv: () => [string, ...string[]]): 
 const nextBin = () => `${examples}nextjs/node_modules/.bin/next`
 
 export const runtimes: Runtime[] = [
+  // First, so its build overlaps the others.
+  {
+    // next start reads PORT from the environment.
+    ...command(
+      'Next.js (next build && next start; webhook route on the edge runtime)',
+      'nextjs',
+      () => [nextBin(), 'start', '--hostname', '127.0.0.1'],
+    ),
+    async prepare() {
+      const { child, output } = run(nextBin(), ['build'], `${examples}nextjs`, {})
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+      if (code !== 0) throw new Error(`next build failed:\n${output()}`)
+    },
+  },
   command('Node (node:http)', 'node', () => [process.execPath, 'server.js']),
   command('Express on Node', 'express', () => [process.execPath, 'server.js']),
   command('Hono on Node', 'hono', () => [process.execPath, 'server.js']),
@@ -144,19 +158,6 @@ export const runtimes: Runtime[] = [
       })
       const url = String(await mf.ready).replace(/\/$/, '')
       return { url, output: () => out, stop: () => mf.dispose() }
-    },
-  },
-  {
-    // next start reads PORT from the environment.
-    ...command(
-      'Next.js (next build && next start; webhook route on the edge runtime)',
-      'nextjs',
-      () => [nextBin(), 'start', '--hostname', '127.0.0.1'],
-    ),
-    async prepare() {
-      const { child, output } = run(nextBin(), ['build'], `${examples}nextjs`, {})
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
-      if (code !== 0) throw new Error(`next build failed:\n${output()}`)
     },
   },
 ]
