@@ -8,6 +8,7 @@ const src = (pkg: string, entry: string) =>
 // A subpath comes before its package: an alias key also matches as a prefix.
 export const workspaceAlias = {
   '@paysession/server/relay': src('server', 'relay.ts'),
+  '@paysession/server/node': src('server', 'node.ts'),
   '@paysession/sandbox/inpage': src('sandbox', 'inpage/index.ts'),
   '@paysession/sandbox': src('sandbox', 'index.ts'),
   '@paysession/core': src('core', 'exports/index.ts'),

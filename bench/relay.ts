@@ -10,12 +10,9 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startSandbox, transferWithAuthorizationTypes } from '@paysession/sandbox'
-import { createPaySessionClient, toNodeListener } from '@paysession/server'
-import {
-  createFileRelayStore,
-  createRelayHandler,
-  createTokenBucketRateLimit,
-} from '@paysession/server/relay'
+import { createPaySessionClient } from '@paysession/server'
+import { createFileRelayStore, toNodeListener } from '@paysession/server/node'
+import { createRelayHandler, createTokenBucketRateLimit } from '@paysession/server/relay'
 import {
   type Address,
   createPublicClient,

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 STAMPS=node_modules/.paysession-setup
 PNPM="node scripts/pnpm.mjs"
 
-manifests=$(cat pnpm-lock.yaml pnpm-workspace.yaml package.json packages/*/package.json apps/*/package.json e2e/package.json bench/package.json 2>/dev/null | cksum)
+manifests=$(cat pnpm-lock.yaml pnpm-workspace.yaml package.json packages/*/package.json apps/*/package.json e2e/package.json e2e/runtimes/package.json examples/*/package.json bench/package.json 2>/dev/null | cksum)
 if [ -n "$PAYSESSION_FORCE_SETUP" ] || [ ! -d node_modules/.pnpm ] ||
   [ "$(cat "$STAMPS/install" 2>/dev/null)" != "$manifests" ]; then
   $PNPM install --frozen-lockfile --reporter=append-only 2>&1 | grep -vE '^(Progress|npm warn)' || true

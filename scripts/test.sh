@@ -1,7 +1,8 @@
 #!/bin/sh
 # The whole suite, after scripts/setup.sh has installed and built everything:
 # lint, types everywhere, the widget's size budgets and package checks, every package's vitest suite
-# (real anvil + sandbox), then the widget and end-to-end tests in Debian's Chromium.
+# (real anvil + sandbox), the merchant examples in each runtime (Node, Express, Hono, Deno, Bun,
+# workerd, next build && next start), then the widget and end-to-end tests in Debian's Chromium.
 # The registry round trip (publish to a local Verdaccio, npm install in a fresh app, typecheck,
 # build, pay) runs after the widget tests: packages/checkout/test/registry.roundtrip.ts.
 set -e
@@ -14,6 +15,7 @@ $PNPM --filter @paysession/checkout run lint:package
 $PNPM --filter @paysession/protocol --filter @paysession/core --filter @paysession/server run lint:package
 node scripts/check-packages.mjs
 node_modules/.bin/vitest run
+$PNPM --filter @paysession/runtimes-e2e test
 sh scripts/ensure-chromium.sh
 $PNPM --filter @paysession/checkout run test:browser
 $PNPM --filter @paysession/checkout run test:registry

@@ -19,12 +19,6 @@ export default defineConfig({
   base: './',
   logLevel: 'warn',
   define: { __CHECKOUT_VERSION__: JSON.stringify(checkoutVersion) },
-  resolve: {
-    alias: [
-      { find: /^@paysession\/server$/, replacement: here('./hosted/server.ts') },
-      { find: /^node:crypto$/, replacement: here('./hosted/nodeCrypto.ts') },
-    ],
-  },
   build: {
     outDir,
     emptyOutDir: true,

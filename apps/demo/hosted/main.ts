@@ -239,6 +239,7 @@ async function console_(w: World, query: URLSearchParams) {
     sessions: w.sessions,
     orders: w.orders,
     webhooks: w.webhooks,
+    backlog: w.webhookBacklog,
     balances: w.balances,
     treasury: w.treasury,
     tokens: w.wallet.tokens.map((t) => t.symbol),

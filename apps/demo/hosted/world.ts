@@ -5,6 +5,7 @@ import {
   LOCAL_TOKENS,
   localChain,
   startInPageService,
+  type WebhookBacklog,
 } from '@paysession/sandbox/inpage'
 import {
   createPaySessionClient,
@@ -46,6 +47,8 @@ export type World = {
   sessions: SessionReader
   orders: OrderStore
   webhooks: WebhookLog
+  /** What the in-page service still has to deliver. */
+  webhookBacklog: () => WebhookBacklog
   balances: BalanceReader
   treasury: string
   wallet: WalletConfig
@@ -127,6 +130,9 @@ export async function startWorld(
     apiBase: SERVICE_URL,
     apiKey: service.apiKey,
     fetch: serviceFetch,
+    // The page is the simulation: its "server" and the service it calls both live in this tab,
+    // and the sandbox key opens nothing else.
+    dangerouslyAllowBrowser: true,
   })
   const orders = createOrderStore({
     load: () => saved.orders,
@@ -158,6 +164,7 @@ export async function startWorld(
     sessions: createSessionReader({ client, orders, renewSessionToken }),
     orders,
     webhooks,
+    webhookBacklog: () => service.webhookBacklog(),
     balances: createBalanceReader(custom(chain), tokens),
     treasury: service.treasury,
     wallet,

@@ -12,7 +12,8 @@ import {
   startSandbox,
 } from '@paysession/sandbox'
 import { createPaySessionClient } from '@paysession/server'
-import { createFileRelayStore, createRelayHandler } from '@paysession/server/relay'
+import { createFileRelayStore } from '@paysession/server/node'
+import { createRelayHandler } from '@paysession/server/relay'
 import { http } from 'viem'
 import { createBalanceReader } from './server/balances.js'
 import { createDemoServer } from './server/createDemoServer.js'
@@ -113,6 +114,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         safe: sandbox.accounts.safe,
       },
       webhookUrl: () => webhookUrl,
+      webhookBacklog: () => sandbox.webhookBacklog(),
       forwardUrl: options.forwardWebhooksTo,
       ...(options.hosts ? { hosts: options.hosts } : {}),
       paths: {

@@ -262,6 +262,8 @@ describe('payment, webhooks and captures', () => {
 
     const page = await (await get(`/console?session=${id}`)).text()
     for (const c of session.captures!) expect(page).toContain(c.captureId)
+    // The sandbox's delivery backlog, under the webhook log.
+    expect(page).toMatch(/data-testid="webhook-backlog">Webhook backlog: (none|\d+ update)/)
     expect(page).toContain(last.captureTransferTransactionHash!.slice(0, 8))
     expect(page).toContain(last.refundTransferTransactionHash!.slice(0, 8))
     // Balances read from the chain: the treasury got 9.00, customer 0 paid 12.00 and got 3.00 back.
@@ -292,7 +294,7 @@ describe('payment, webhooks and captures', () => {
     const funded = await waitFor(() =>
       forwarded.find((f) => f.body.includes(id) && f.body.includes('"FUNDED"')),
     )
-    const verified = verifyWebhookSignature({
+    const verified = await verifyWebhookSignature({
       secret: demo.sandbox.webhookSecret,
       header: funded.signature ?? null,
       body: new TextEncoder().encode(funded.body),

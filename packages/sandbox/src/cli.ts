@@ -8,6 +8,7 @@ import { CUSTOMER_KEYS, transferToken } from './chain/pay.js'
 import { tokenBySymbol } from './chain/tokens.js'
 import { openDb } from './db.js'
 import { DEFAULT_API_KEY, isProfile, startSandbox } from './index.js'
+import { webhookBacklog } from './service/webhooks.js'
 
 const USAGE = `paysession-sandbox: a local Payment Session Service on a local anvil chain
 
@@ -16,9 +17,11 @@ const USAGE = `paysession-sandbox: a local Payment Session Service on a local an
                                            pay a session from test customer N (default 0);
                                            --gasless: the customer signs an EIP-3009 authorization
                                            (USDC, EURC) and the sandbox's relayer submits it
-  paysession-sandbox webhooks [list]       deliveries that used up their attempts (FAILED)
-  paysession-sandbox webhooks retry        queue them again, in order (a running sandbox
-                                           sends them within a second; else the next start)
+  paysession-sandbox webhooks [list]       the backlog (updates waiting, per session, in the
+                                           order they will be sent) and the given-up ones
+  paysession-sandbox webhooks retry        queue the given-up ones again, in order; one whose
+                                           session had a later update delivered is superseded
+                                           (a running sandbox sends them soon; else the next start)
 
 Options (each also as an environment variable):
   --port N              PAYSESSION_PORT            API port (default 4010)
@@ -30,8 +33,10 @@ Options (each also as an environment variable):
   --funding-window S    PAYSESSION_FUNDING_WINDOW_SECONDS  (default 86400)
   --token-ttl S         PAYSESSION_TOKEN_TTL_SECONDS       (default 3600)
   --profile P           PAYSESSION_PROFILE         default, or strict: answer as lean as the spec allows
-  PAYSESSION_WEBHOOK_MAX_ATTEMPTS (default 8), PAYSESSION_WEBHOOK_BASE_DELAY_MS (default 500),
-  PAYSESSION_POLL_INTERVAL_MS (default 200): delivery and polling pace
+  PAYSESSION_WEBHOOK_RETRY_HOURS (default 24): how long a failing delivery is retried
+  PAYSESSION_WEBHOOK_BASE_DELAY_MS (default 500), PAYSESSION_WEBHOOK_MAX_DELAY_MS (default
+  300000): retry delays double from the first to the cap
+  PAYSESSION_WEBHOOK_MAX_ATTEMPTS (default none), PAYSESSION_POLL_INTERVAL_MS (default 200)
 `
 
 const { values, positionals } = parseArgs({
@@ -80,6 +85,8 @@ if (values.help) {
     tokenTtlSeconds: num(values['token-ttl'] ?? env.PAYSESSION_TOKEN_TTL_SECONDS),
     webhookMaxAttempts: num(env.PAYSESSION_WEBHOOK_MAX_ATTEMPTS),
     webhookBaseDelayMs: num(env.PAYSESSION_WEBHOOK_BASE_DELAY_MS),
+    webhookMaxDelayMs: num(env.PAYSESSION_WEBHOOK_MAX_DELAY_MS),
+    webhookRetryHours: num(env.PAYSESSION_WEBHOOK_RETRY_HOURS),
     pollIntervalMs: num(env.PAYSESSION_POLL_INTERVAL_MS),
   }).catch((e: unknown) => {
     const text = e instanceof Error ? e.message : String(e)
@@ -184,20 +191,30 @@ if (values.help) {
     process.exit(1)
   }
   const db = openDb(file)
-  const failed = db.webhooks.failed()
   const sub = positionals[1] ?? 'list'
   if (sub === 'list') {
-    if (!failed.length) console.log('no failed webhook deliveries')
+    const backlog = webhookBacklog(db)
+    console.log(
+      backlog.waiting
+        ? `backlog: ${backlog.waiting} updates of ${backlog.sessions} sessions waiting, oldest from ${backlog.oldestAt}, next attempt ${backlog.nextAttemptAt}${backlog.lastError ? `, last error: ${backlog.lastError}` : ''}`
+        : 'backlog: none, every update was delivered',
+    )
+    for (const s of backlog.bySession)
+      console.log(
+        `  session ${s.paymentSessionId}  ${s.statuses.join(' → ')}  (${s.attempts} attempts of the first)`,
+      )
+    const failed = db.webhooks.failed()
+    if (failed.length) console.log(`given up (webhooks retry queues them again):`)
     for (const w of failed)
       console.log(
-        `${w.id}  session ${w.session_id}  ${JSON.parse(w.body).params?.[0]?.status ?? ''}  ${w.attempts} attempts  ${w.last_error ?? ''}`,
+        `  ${w.id}  session ${w.session_id}  ${JSON.parse(w.body).params?.[0]?.status ?? ''}  ${w.attempts} attempts  ${w.last_error ?? ''}`,
       )
   } else if (sub === 'retry') {
-    const n = db.webhooks.retryFailed()
+    const { requeued, superseded } = db.webhooks.retryFailed()
     console.log(
-      n
-        ? `${n} failed webhook deliveries queued again, oldest first`
-        : 'no failed webhook deliveries',
+      requeued || superseded
+        ? `${requeued} given-up webhook deliveries queued again, oldest first; ${superseded} superseded by a later update of their session, not sent`
+        : 'no given-up webhook deliveries',
     )
   } else {
     console.error(USAGE)

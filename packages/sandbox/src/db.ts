@@ -308,13 +308,24 @@ export function openDb(path: string): Storage {
         db
           .prepare<[], WebhookRow>("SELECT * FROM webhooks WHERE state = 'FAILED' ORDER BY seq")
           .all(),
-      /** Queues every delivery that used up its attempts again, with fresh attempts; keeps their order. */
-      retryFailed: () =>
+      pending: () =>
         db
-          .prepare(
-            "UPDATE webhooks SET state = 'PENDING', attempts = 0, next_attempt_at = 0 WHERE state = 'FAILED'",
-          )
-          .run().changes,
+          .prepare<[], WebhookRow>("SELECT * FROM webhooks WHERE state = 'PENDING' ORDER BY seq")
+          .all(),
+      retryFailed: () =>
+        db.transaction(() => {
+          const superseded = db
+            .prepare(
+              "UPDATE webhooks SET state = 'SUPERSEDED' WHERE state = 'FAILED' AND EXISTS (SELECT 1 FROM webhooks later WHERE later.session_id = webhooks.session_id AND later.seq > webhooks.seq AND later.state = 'DELIVERED')",
+            )
+            .run().changes
+          const requeued = db
+            .prepare(
+              "UPDATE webhooks SET state = 'PENDING', attempts = 0, next_attempt_at = 0 WHERE state = 'FAILED'",
+            )
+            .run().changes
+          return { requeued, superseded }
+        })(),
     },
     close: () => void db.close(),
   }

@@ -20,6 +20,7 @@ import { listen } from './http/server.js'
 import { type Context, serviceOptions as withDefaults } from './service/context.js'
 import { createService } from './service/service.js'
 import { TOKEN_DECIMALS } from './service/sessions.js'
+import { logRequeued, type WebhookBacklog, webhookBacklog } from './service/webhooks.js'
 
 export { fromUnits, toUnits } from './amounts.js'
 export {
@@ -46,7 +47,7 @@ export { isProfile, type Profile, profiles } from './http/profile.js'
 export { startRewritingProxy } from './http/rewritingProxy.js'
 export { isAddressInUse, PortInUseError } from './portInUse.js'
 export { DEFAULT_API_KEY } from './service/context.js'
-export { signWebhook } from './service/webhooks.js'
+export { signWebhook, type WebhookBacklog } from './service/webhooks.js'
 
 export interface SandboxOptions {
   /** API port on 127.0.0.1 (0: any free port). Default 4010. */
@@ -68,8 +69,17 @@ export interface SandboxOptions {
   amountDecimals?: number
   webhookUrl?: string
   webhookSecret?: string
+  /** Attempts before a delivery is given up. Default: no limit (webhookRetryHours decides). */
   webhookMaxAttempts?: number
+  /** First retry delay in ms (default 500); each next one doubles, up to webhookMaxDelayMs. */
   webhookBaseDelayMs?: number
+  /** Longest delay between two attempts, in ms. Default 300000 (5 minutes). */
+  webhookMaxDelayMs?: number
+  /**
+   * How long after an update a failing delivery is retried, in hours. Default 24. Until then the
+   * session's later updates wait behind it, so each session's updates arrive in order.
+   */
+  webhookRetryHours?: number
   webhookTimeoutMs?: number
   /** How often the chain is scanned and queues are worked, in ms. Default 200. */
   pollIntervalMs?: number
@@ -120,6 +130,8 @@ export interface Sandbox {
   handle(request: Request): Promise<Response>
   /** Changes where status updates go (the spec leaves registration open). */
   setWebhookUrl(url: string | undefined): void
+  /** The updates waiting to be delivered (also `GET /sandbox/webhooks/backlog`). */
+  webhookBacklog(): WebhookBacklog
   stop(): Promise<void>
 }
 
@@ -211,8 +223,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     // Saved at once: a new chain's deployments, and balances set above (which make no block).
     if (stateFile) await durable(true)
-    const requeued = db.webhooks.retryFailed()
-    if (requeued) log(`${requeued} webhook deliveries that had failed are queued again`)
+    logRequeued(log, db.webhooks.retryFailed())
 
     let chainUp = true
     let chainEpoch = 0
@@ -350,6 +361,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       setWebhookUrl(url) {
         serviceOptions.webhookUrl = url
       },
+      webhookBacklog: () => webhookBacklog(db),
       async stop() {
         stopped = true
         service.stop()

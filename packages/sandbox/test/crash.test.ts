@@ -2,7 +2,7 @@
 // with SIGKILL at chosen moments and started again on the same data folder.
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,6 +16,7 @@ import { CUSTOMER_KEYS, customers, transferToken } from '../src/chain/pay.js'
 import { DEPLOYER_KEY, erc20Abi, LOCAL_TOKENS, tokenBySymbol } from '../src/chain/tokens.js'
 import { client, isAlive, kill9, runCli, type SandboxProcess, spawnSandbox } from './child.js'
 import { createSession, sleep, start, units, waitForSession, waitUntil } from './helpers.js'
+import { receiver } from './receiver.js'
 
 const USDC = tokenBySymbol('USDC')!.address
 const SECRET = 'whsec_crash'
@@ -101,53 +102,6 @@ async function expectConserved(sb: SandboxProcess, payer: number, otws: Address[
   expect(all.reduce((a, b) => a + b, 0n)).toBe(units('10000'))
 }
 
-/** A webhook receiver that can be down (not listening) and come back on the same port. */
-function receiver() {
-  const acked: { id: string; session: string; status: string }[] = []
-  let server: Server | undefined
-  const port = (() => {
-    const probe = createServer()
-    return new Promise<number>((resolve) =>
-      probe.listen(0, '127.0.0.1', () => {
-        const p = (probe.address() as AddressInfo).port
-        probe.close(() => resolve(p))
-      }),
-    )
-  })()
-  return {
-    acked,
-    url: async () => `http://127.0.0.1:${await port}/hooks`,
-    async up() {
-      server = createServer((req, res) => {
-        let raw = ''
-        req.on('data', (c) => {
-          raw += c
-        })
-        req.on('end', () => {
-          const body = JSON.parse(raw)
-          acked.push({
-            id: body.id,
-            session: body.params[0].paymentSessionId,
-            status: body.params[0].status,
-          })
-          res.writeHead(200, { 'content-type': 'application/json' })
-          res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: 'ok' }))
-        })
-      })
-      const listenPort = await port
-      await new Promise<void>((r) => server!.listen(listenPort, '127.0.0.1', r))
-    },
-    down: () => new Promise<void>((r) => (server ? server.close(() => r()) : r())),
-    /** Statuses received for a session, each event once, in the order first received. */
-    statuses(sessionId: string) {
-      const seen = new Set<string>()
-      return acked
-        .filter((a) => a.session === sessionId && !seen.has(a.id) && seen.add(a.id))
-        .map((a) => a.status)
-    },
-  }
-}
-
 test('kill -9 of the Node process after a capture is accepted, webhook receiver down: anvil goes too; the restart captures once and delivers every webhook in order', async () => {
   const dir = newDir()
   const hooks = receiver()
@@ -219,7 +173,7 @@ test('webhook deliveries that used up their attempts are listed, and `webhooks r
   for (const w of failed) expect(listed).toContain(w.id)
   await hooks.up()
   expect(await runCli(dir, ['webhooks', 'retry'])).toContain(
-    '2 failed webhook deliveries queued again',
+    '2 given-up webhook deliveries queued again, oldest first; 0 superseded',
   )
   await waitUntil(
     async () => hooks.statuses(s.paymentSessionId),
@@ -228,6 +182,79 @@ test('webhook deliveries that used up their attempts are listed, and `webhooks r
     'redelivery',
   )
   expect(hooks.statuses(s.paymentSessionId)).toEqual(['CREATED', 'FUNDED'])
+  await hooks.down()
+})
+
+test('kill -9 with a backlog: the restart sends what waited in order, and never a given-up update after a later one of its session', async () => {
+  const dir = newDir()
+  const hooks = receiver()
+  const url = await hooks.url()
+  // One attempt each, so "given up" happens within the test (by default after 24 hours).
+  const first = await launch(dir, {
+    PAYSESSION_WEBHOOK_URL: url,
+    PAYSESSION_WEBHOOK_MAX_ATTEMPTS: '1',
+  })
+  // Session a: CREATED is given up while the receiver is down; FUNDED is delivered once it is up.
+  const a = (await client(first)('POST', '/payment-sessions', { amount: '10.00', currency: 'USD' }))
+    .json
+  const givenUp = () => client(first)('GET', '/sandbox/webhooks').then((r) => r.json.data as any[])
+  await waitUntil(givenUp, (ws) => ws.some((w) => w.state === 'FAILED'), 10_000, 'CREATED given up')
+  await hooks.up()
+  await transferToken({
+    rpcUrl: first.rpcUrl,
+    privateKey: CUSTOMER_KEYS[0]!,
+    token: USDC,
+    to: a.oneTimeWalletAddress,
+    value: units('10.00'),
+  })
+  await waitStatus(first, a.paymentSessionId, 'FUNDED')
+  await waitUntil(
+    async () => hooks.statuses(a.paymentSessionId),
+    (st) => st.includes('FUNDED'),
+    10_000,
+    'FUNDED delivered',
+  )
+  // Session b: created and paid while the receiver is down again: both updates given up.
+  await hooks.down()
+  const b = (await client(first)('POST', '/payment-sessions', { amount: '10.00', currency: 'USD' }))
+    .json
+  await transferToken({
+    rpcUrl: first.rpcUrl,
+    privateKey: CUSTOMER_KEYS[0]!,
+    token: USDC,
+    to: b.oneTimeWalletAddress,
+    value: units('10.00'),
+  })
+  await waitStatus(first, b.paymentSessionId, 'FUNDED')
+  await waitUntil(
+    givenUp,
+    (ws) =>
+      ws.filter((w) => w.state === 'FAILED' && w.paymentSessionId === b.paymentSessionId).length ===
+      2,
+    10_000,
+    "b's updates given up",
+  )
+  await kill9(first)
+
+  await hooks.up()
+  const second = await launch(dir, { PAYSESSION_WEBHOOK_URL: url })
+  await waitUntil(
+    async () => hooks.statuses(b.paymentSessionId),
+    (st) => st.length >= 2,
+    10_000,
+    "b's updates after the restart",
+  )
+  expect(hooks.statuses(b.paymentSessionId)).toEqual(['CREATED', 'FUNDED'])
+  expect(second.output()).toContain('superseded: a later update of their session was delivered')
+  const log = (await client(second)('GET', '/sandbox/webhooks')).json.data as any[]
+  const created = log.find(
+    (w) => w.paymentSessionId === a.paymentSessionId && w.body.params[0].status === 'CREATED',
+  )
+  expect(created.state).toBe('SUPERSEDED')
+  // a's CREATED never arrives after its FUNDED.
+  await sleep(1000)
+  expect(hooks.statuses(a.paymentSessionId)).toEqual(['FUNDED'])
+  expect(await runCli(dir, ['webhooks'])).toContain('backlog: none, every update was delivered')
   await hooks.down()
 })
 

@@ -1,15 +1,12 @@
 /**
- * Throws when loaded in a browser: the merchant API key must never reach one.
- * Bundlers pick `dist/browser.js` through the `browser` export condition; this
- * catches the cases that bypass it.
+ * Whether this runs in a browser page (a `window` with a `document`). Deno, Bun, Workers and Node
+ * have no `document`, so the client refuses only where its API key would reach visitors.
  */
-export function assertNotBrowser(scope: object = globalThis): void {
+export function isBrowser(scope: object = globalThis): boolean {
   const global = scope as { window?: unknown; document?: unknown }
-  if (typeof global.window !== 'undefined' && typeof global.document !== 'undefined') {
-    throw new Error(browserMessage)
-  }
+  return typeof global.window !== 'undefined' && typeof global.document !== 'undefined'
 }
 
 export const browserMessage =
-  '@paysession/server must not run in a browser: it uses your merchant API key, which must stay on your server. ' +
+  'createPaySessionClient must not run in a browser page: it uses your merchant API key, which must stay on your server. ' +
   'In the browser use @paysession/checkout or @paysession/core with the session token.'

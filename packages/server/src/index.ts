@@ -1,7 +1,3 @@
-import { assertNotBrowser } from './guard.js'
-
-assertNotBrowser()
-
 export { assertAmount, isValidAmount } from './amounts.js'
 export {
   type CreateCaptureParameters,
@@ -52,7 +48,6 @@ export {
   type VerifySignatureResult,
   verifyWebhookSignature,
 } from './webhooks/signature.js'
-export { type NodeListener, toNodeListener } from './webhooks/toNodeListener.js'
 export type {
   PaymentStatusUpdateEvent,
   WebhookRejection,

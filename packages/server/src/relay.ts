@@ -1,8 +1,3 @@
-import { assertNotBrowser } from './guard.js'
-
-assertNotBrowser()
-
-export { createFileRelayStore } from './relay/createFileRelayStore.js'
 export {
   createRelayHandler,
   type RelayHandler,

@@ -1,19 +1,27 @@
 import { describe, expect, it } from 'vitest'
-import { assertNotBrowser } from '../src/guard.js'
+import { isBrowser } from '../src/guard.js'
+import { createPaySessionClient } from '../src/index.js'
 
-describe('refusing the browser', () => {
-  it('the browser entry throws on load', async () => {
-    await expect(import('../src/browser.js')).rejects.toThrow(/must not run in a browser/)
+describe('the API key in a browser page', () => {
+  it('tells a page (window and document) from Node, Deno, Bun and Workers', () => {
+    expect(isBrowser({ window: {}, document: {} })).toBe(true)
+    expect(isBrowser({ window: {} })).toBe(false)
+    expect(isBrowser(globalThis)).toBe(false)
   })
 
-  it('the runtime guard throws where window and document exist, not in Node', () => {
-    expect(() => assertNotBrowser({ window: {}, document: {} })).toThrow(/API key/)
-    expect(() => assertNotBrowser({})).not.toThrow()
-    expect(() => assertNotBrowser(globalThis)).not.toThrow()
-  })
-
-  it('package.json maps the browser condition to the throwing entry', async () => {
-    const { default: pkg } = await import('../package.json', { with: { type: 'json' } })
-    expect(pkg.exports['.'].browser).toBe('./dist/browser.js')
+  it('the client refuses a page unless told it is a simulation', () => {
+    const g = globalThis as { window?: unknown; document?: unknown }
+    g.window = {}
+    g.document = {}
+    try {
+      const options = { apiBase: 'http://127.0.0.1:1', apiKey: 'sk_test' }
+      expect(() => createPaySessionClient(options)).toThrow(/must not run in a browser page/)
+      expect(() =>
+        createPaySessionClient({ ...options, dangerouslyAllowBrowser: true }),
+      ).not.toThrow()
+    } finally {
+      delete g.window
+      delete g.document
+    }
   })
 })

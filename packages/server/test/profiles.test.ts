@@ -7,9 +7,9 @@ import {
   createWebhookHandler,
   type PaymentStatusUpdateEvent,
   type PaySessionClient,
-  toNodeListener,
   waitForCapture,
 } from '../src/index.js'
+import { toNodeListener } from '../src/node.js'
 import { close, listen, tokenBalance, until } from './helpers.js'
 
 // The merchant's main flows against both sandbox profiles: `default` (every extension, every

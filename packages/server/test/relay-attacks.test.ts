@@ -4,7 +4,8 @@ import { type Sandbox, startSandbox } from '@paysession/sandbox'
 import { createTestClient, createWalletClient, getAddress, http, parseGwei, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createPaySessionClient, createWebhookHandler, toNodeListener } from '../src/index.js'
+import { createPaySessionClient, createWebhookHandler } from '../src/index.js'
+import { toNodeListener } from '../src/node.js'
 import { owed } from '../src/relay/createRelayHandler.js'
 import {
   createMemoryRelayStoreForTestsOnly,

@@ -21,12 +21,8 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPaySessionClient, isPaySessionError, type PaySessionClient } from '../src/index.js'
-import {
-  createFileRelayStore,
-  createRelayHandler,
-  type RelayHandler,
-  type RelayHandlerOptions,
-} from '../src/relay.js'
+import { createFileRelayStore } from '../src/node.js'
+import { createRelayHandler, type RelayHandler, type RelayHandlerOptions } from '../src/relay.js'
 import { codeOf, hashOf, mintAbi, relayKit, type Signed } from './relayHelpers.js'
 
 // The relay against the real sandbox: anvil, the EIP-3009 test tokens, sessions over HTTP.

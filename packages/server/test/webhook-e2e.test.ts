@@ -7,9 +7,9 @@ import {
   createWebhookHandler,
   type PaymentStatusUpdateEvent,
   type PaySessionClient,
-  toNodeListener,
   type WebhookRejection,
 } from '../src/index.js'
+import { toNodeListener } from '../src/node.js'
 import { close, listen, until } from './helpers.js'
 
 const webhookSecret = 'whsec_e2e_secret'

@@ -1,3 +1,4 @@
+import type { WebhookBacklog } from '@paysession/sandbox'
 import type { PaymentSession } from '@paysession/server'
 import { formatPrice, groupDigits, sumDecimals } from '../catalog/money.js'
 import { productById } from '../catalog/products.js'
@@ -25,6 +26,8 @@ export type ConsoleData = {
   balances: { label: string; address: string; values: Record<string, string> }[]
   tokens: string[]
   webhooks: WebhookLogEntry[]
+  /** What the sandbox still has to deliver, when known. */
+  backlog?: WebhookBacklog | undefined
   facts: { apiUrl: string; rpcUrl: string; webhookUrl: string; forwardUrl?: string | undefined }
 }
 
@@ -115,12 +118,24 @@ ${
 </table>`
 }
 
+/** The sandbox's undelivered updates: retried, each session's in order, until delivered. */
+function backlogLine(backlog: WebhookBacklog | undefined): SafeHtml {
+  if (!backlog) return html``
+  const failed = backlog.failed
+    ? html` ${backlog.failed} given up (<code>paysession-sandbox webhooks retry</code> sends them again).`
+    : ''
+  if (!backlog.waiting)
+    return html`<p class="hint" data-testid="webhook-backlog">Webhook backlog: none, every update was delivered.${failed}</p>`
+  return html`<p class="hint" data-testid="webhook-backlog">Webhook backlog: ${backlog.waiting} ${backlog.waiting === 1 ? 'update' : 'updates'} of ${backlog.sessions} ${backlog.sessions === 1 ? 'session' : 'sessions'} waiting since ${time(backlog.oldestAt ?? undefined)}, retried in order per session; next attempt ${time(backlog.nextAttemptAt ?? undefined)}${backlog.lastError ? html`, last error <code>${backlog.lastError}</code>` : ''}.${failed}</p>`
+}
+
 export function webhooksFragment(data: ConsoleData): SafeHtml {
+  const backlog = backlogLine(data.backlog)
   if (data.webhooks.length === 0) {
-    return html`<p class="empty">No webhooks received yet. The sandbox posts one to <code>${data.facts.webhookUrl}</code> whenever a session changes status.</p>`
+    return html`${backlog}<p class="empty">No webhooks received yet. The sandbox posts one to <code>${data.facts.webhookUrl}</code> whenever a session changes status.</p>`
   }
   const forwarding = Boolean(data.facts.forwardUrl)
-  return html`${forwarding ? html`<p class="hint">Each verified update is also forwarded, byte for byte with its signature, to <code>${data.facts.forwardUrl}</code>.</p>` : ''}<table class="table webhooks stack">
+  return html`${backlog}${forwarding ? html`<p class="hint">Each verified update is also forwarded, byte for byte with its signature, to <code>${data.facts.forwardUrl}</code>.</p>` : ''}<table class="table webhooks stack">
   <thead><tr><th>Received</th><th>Event</th><th>Session</th><th>Status</th><th>Verification</th><th>Answer</th><th>Confirmed with API</th>${forwarding ? html`<th>Forwarded</th>` : ''}</tr></thead>
   <tbody>${data.webhooks.map(
     (w) => html`<tr class="webhook-${w.outcome}">

@@ -1,3 +1,4 @@
+import type { WebhookBacklog } from '@paysession/sandbox'
 import type { ConsoleData } from '../pages/console.js'
 import type { BalanceReader } from './balances.js'
 import type { OrderStore } from './orders.js'
@@ -8,6 +9,8 @@ export type ConsoleSources = {
   sessions: SessionReader
   orders: OrderStore
   webhooks: WebhookLog
+  /** The sandbox's undelivered status updates. */
+  backlog?: (() => WebhookBacklog) | undefined
   balances: BalanceReader
   treasury: string
   tokens: string[]
@@ -58,6 +61,7 @@ export async function readConsoleData(
     orders: (id) => sources.orders.get(id),
     balances,
     tokens: sources.tokens,
+    backlog: sources.backlog?.(),
     webhooks: sources.webhooks.entries.slice(0, 50),
     facts: sources.facts,
   }

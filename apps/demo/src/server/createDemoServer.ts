@@ -1,12 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
-import {
-  isPaySessionError,
-  type PaymentSession,
-  type PaySessionClient,
-  toNodeListener,
-} from '@paysession/server'
+import type { WebhookBacklog } from '@paysession/sandbox'
+import { isPaySessionError, type PaymentSession, type PaySessionClient } from '@paysession/server'
+import { toNodeListener } from '@paysession/server/node'
 import { productById } from '../catalog/products.js'
 import { checkoutPage, type WalletConfig, walletTag } from '../pages/checkout.js'
 import {
@@ -54,6 +51,8 @@ export type DemoServerOptions = {
   relay?: ((request: Request) => Promise<Response>) | undefined
   /** Where the sandbox posts status updates (shown in the console). */
   webhookUrl: () => string
+  /** What the sandbox still has to deliver (shown in the console). */
+  webhookBacklog?: (() => WebhookBacklog) | undefined
   /** Where verified webhooks are forwarded too (PAYSESSION_WEBHOOK_URL), if anywhere. */
   forwardUrl?: string | undefined
   /** Host names the server answers to besides 127.0.0.1, localhost and [::1]. */
@@ -139,6 +138,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
         sessions,
         orders,
         webhooks: options.webhooks,
+        backlog: options.webhookBacklog,
         balances: options.balances,
         treasury: options.treasury,
         tokens: options.wallet.tokens.map((t) => t.symbol),

@@ -13,6 +13,7 @@ import {
   TERMINAL,
   updateSession,
 } from '../service/sessions.js'
+import { webhookBacklog } from '../service/webhooks.js'
 import { type PathForm, shape } from './profile.js'
 
 export type Auth =
@@ -214,6 +215,14 @@ export const routes: {
       ctx.clock.advance(seconds)
       expireDue(ctx)
       return ok({ now: new Date(ctx.clock.now()).toISOString() })
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/sandbox\/webhooks\/backlog$/,
+    handler: (ctx, { auth }) => {
+      requireMerchant(auth)
+      return ok(webhookBacklog(ctx.db))
     },
   },
   {

@@ -25,6 +25,7 @@ import { randomId } from '../service/crypto.js'
 import { createService } from '../service/service.js'
 import { TOKEN_DECIMALS } from '../service/sessions.js'
 import type { Storage } from '../service/storage.js'
+import { type WebhookBacklog, webhookBacklog } from '../service/webhooks.js'
 import { createMemoryStorage } from './storage.js'
 
 // The in-page adapter: the same service over any EIP-1193 chain (the browser chain, or anvil
@@ -34,6 +35,7 @@ import { createMemoryStorage } from './storage.js'
 export { localChain } from '../chain/clients.js'
 export { CUSTOMER_KEYS } from '../chain/pay.js'
 export { LOCAL_TOKENS } from '../chain/tokens.js'
+export type { WebhookBacklog } from '../service/webhooks.js'
 export { createMemoryStorage, type MemoryState } from './storage.js'
 
 export interface InPageOptions {
@@ -52,8 +54,17 @@ export interface InPageOptions {
   tokenTtlSeconds?: number
   webhookUrl?: string
   webhookSecret?: string
+  /** Attempts before a delivery is given up. Default: no limit (webhookRetryHours decides). */
   webhookMaxAttempts?: number
+  /** First retry delay in ms (default 500); each next one doubles, up to webhookMaxDelayMs. */
   webhookBaseDelayMs?: number
+  /** Longest delay between two attempts, in ms. Default 300000 (5 minutes). */
+  webhookMaxDelayMs?: number
+  /**
+   * How long after an update a failing delivery is retried, in hours. Default 24. Until then the
+   * session's later updates wait behind it, so each session's updates arrive in order.
+   */
+  webhookRetryHours?: number
   pollIntervalMs?: number
   profile?: ServiceOptions['profile']
   log?: (message: string) => void
@@ -71,6 +82,8 @@ export interface InPageService {
   /** Pays a session from a test customer (default customer 0) with a real ERC-20 transfer. */
   pay(sessionId: string, options?: { token?: string; amount?: string; from?: Hex }): Promise<Hex>
   setWebhookUrl(url: string | undefined): void
+  /** The updates waiting to be delivered. */
+  webhookBacklog(): WebhookBacklog
   stop(): Promise<void>
 }
 
@@ -163,6 +176,7 @@ export async function startInPageService(options: InPageOptions): Promise<InPage
     setWebhookUrl(url) {
       serviceOptions.webhookUrl = url
     },
+    webhookBacklog: () => webhookBacklog(storage),
     async stop() {
       service.stop()
       await service.settle()

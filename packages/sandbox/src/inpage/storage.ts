@@ -231,15 +231,25 @@ export function createMemoryStorage(
       update: (seq, fields) => update(s.webhooks, (r) => r.seq === seq, fields),
       list: (limit) => [...s.webhooks].sort(bySeqDesc).slice(0, limit).map(copy),
       failed: () => s.webhooks.filter((r) => r.state === 'FAILED').map(copy),
+      pending: () => s.webhooks.filter((r) => r.state === 'PENDING').map(copy),
       retryFailed: () =>
         write(() => {
-          let n = 0
-          for (const w of s.webhooks)
-            if (w.state === 'FAILED') {
+          let requeued = 0
+          let superseded = 0
+          for (const w of s.webhooks) {
+            if (w.state !== 'FAILED') continue
+            const later = s.webhooks.some(
+              (l) => l.session_id === w.session_id && l.seq > w.seq && l.state === 'DELIVERED',
+            )
+            if (later) {
+              w.state = 'SUPERSEDED'
+              superseded++
+            } else {
               Object.assign(w, { state: 'PENDING', attempts: 0, next_attempt_at: 0 })
-              n++
+              requeued++
             }
-          return n
+          }
+          return { requeued, superseded }
         }),
     },
     close: () => {},

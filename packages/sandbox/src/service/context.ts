@@ -13,8 +13,13 @@ export interface ServiceOptions {
   amountDecimals: number | undefined
   webhookUrl: string | undefined
   webhookSecret: string | undefined
+  /** Attempts before a delivery is given up; default no limit (the retry window decides). */
   webhookMaxAttempts: number
+  /** First retry delay; each next one doubles, up to webhookMaxDelayMs. */
   webhookBaseDelayMs: number
+  webhookMaxDelayMs: number
+  /** How long after the update a failing delivery is still retried. */
+  webhookRetryHours: number
   webhookTimeoutMs: number
   pollIntervalMs: number
   waitTimeoutMs: number
@@ -36,8 +41,10 @@ export function serviceOptions(
     amountDecimals: given.amountDecimals,
     webhookUrl: given.webhookUrl,
     webhookSecret: given.webhookSecret,
-    webhookMaxAttempts: given.webhookMaxAttempts ?? 8,
+    webhookMaxAttempts: given.webhookMaxAttempts ?? Number.POSITIVE_INFINITY,
     webhookBaseDelayMs: given.webhookBaseDelayMs ?? 500,
+    webhookMaxDelayMs: given.webhookMaxDelayMs ?? 5 * 60_000,
+    webhookRetryHours: given.webhookRetryHours ?? 24,
     webhookTimeoutMs: given.webhookTimeoutMs ?? 5000,
     pollIntervalMs: given.pollIntervalMs ?? 200,
     waitTimeoutMs: given.waitTimeoutMs ?? 30_000,

@@ -80,7 +80,11 @@ export interface WebhookRow {
   id: string
   session_id: string
   body: string
-  state: 'PENDING' | 'DELIVERED' | 'FAILED'
+  /**
+   * PENDING: waiting or being retried. FAILED: given up. SUPERSEDED: given up, and a later update
+   * of its session was delivered since, so it is never sent (it would arrive out of order).
+   */
+  state: 'PENDING' | 'DELIVERED' | 'FAILED' | 'SUPERSEDED'
   attempts: number
   next_attempt_at: number
   last_error: string | null
@@ -162,8 +166,13 @@ export interface Storage {
     /** Newest first. */
     list(limit: number): WebhookRow[]
     failed(): WebhookRow[]
-    /** Queues every delivery that used up its attempts again, with fresh attempts; keeps their order. Returns how many. */
-    retryFailed(): number
+    /** Every PENDING delivery, oldest first: the backlog. */
+    pending(): WebhookRow[]
+    /**
+     * Queues every given-up delivery again, with fresh attempts, in their order; one whose
+     * session had a later update delivered since becomes SUPERSEDED instead, never sent.
+     */
+    retryFailed(): { requeued: number; superseded: number }
   }
   close(): void
 }

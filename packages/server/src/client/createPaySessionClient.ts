@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { absoluteApiBase, servicePaths } from '@paysession/protocol'
 import { assertAmount } from '../amounts.js'
 import { merchantError } from '../errors/index.js'
+import { browserMessage, isBrowser } from '../guard.js'
 import { parseCapture, parseCreatedSession, parseSession, parseSessionList } from './parse.js'
 import { defaultRetry, type RetryOptions, request, type Transport } from './request.js'
 import type { Capture, CreatedPaymentSession, PaymentSession } from './types.js'
@@ -21,6 +21,12 @@ export type PaySessionClientOptions = {
   retry?: RetryOptions | false
   /** Time limit of one attempt in ms. Default 30 000. The same name as in `@paysession/core`. */
   requestTimeout?: number
+  /**
+   * Allow the client in a browser page. Off by default: a page's code reaches every visitor,
+   * and the API key with it. Only for a page that is itself a simulation with a key that
+   * opens nothing else (the hosted demo).
+   */
+  dangerouslyAllowBrowser?: boolean
 }
 
 export type CreateSessionParameters = {
@@ -73,7 +79,7 @@ function segment(value: unknown, name: string): asserts value is string {
 }
 
 function requestIdOf(value: unknown): string {
-  if (value === undefined) return randomUUID()
+  if (value === undefined) return globalThis.crypto.randomUUID()
   if (typeof value !== 'string' || value === '' || value.length > 255) {
     throw merchantError('INVALID_REQUEST_ID', {
       details: 'requestId must be a non-empty string of at most 255 characters.',
@@ -96,10 +102,15 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
   if (typeof options.apiKey !== 'string' || options.apiKey === '') {
     throw merchantError('INVALID_CONFIG', { details: 'apiKey is required.' })
   }
-  const fetch = options.fetch ?? globalThis.fetch
-  if (typeof fetch !== 'function') {
+  if (isBrowser() && options.dangerouslyAllowBrowser !== true) {
+    throw merchantError('INVALID_CONFIG', { shortMessage: browserMessage })
+  }
+  const given = options.fetch ?? globalThis.fetch
+  if (typeof given !== 'function') {
     throw merchantError('INVALID_CONFIG', { details: 'No fetch available; pass one.' })
   }
+  // Called unbound: Workers refuse a global fetch called as another object's method.
+  const fetch: typeof globalThis.fetch = (input, init) => given(input, init)
   const transport: Transport = {
     root: absoluteApiBase(options.apiBase),
     apiKey: options.apiKey,

@@ -251,7 +251,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       const body = await readLimitedBody(request, maxBodyBytes)
       let verified = false
       if (secret !== undefined) {
-        const result = verifyWebhookSignature({
+        const result = await verifyWebhookSignature({
           secret,
           header: request.headers.get(signatureHeader),
           body,

@@ -1,5 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
-
 /** Header carrying the sandbox's webhook signature (an extension of the spec). */
 export const signatureHeader = 'Paysession-Signature'
 
@@ -37,12 +35,39 @@ function parseHeader(header: string): { timestamp: number; signatures: string[] 
   return { timestamp, signatures }
 }
 
-/** Bytes of a hex string that parseHeader checked (64 hex digits); no Buffer, so a bundle for
- * another runtime only has to provide `node:crypto`'s createHmac and timingSafeEqual. */
+/** Bytes of a hex string that parseHeader checked (64 hex digits). */
 function hexBytes(hex: string): Uint8Array {
   const bytes = new Uint8Array(hex.length / 2)
   for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16)
   return bytes
+}
+
+/** Compares every byte whatever the first difference, so timing does not reveal where it is. */
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  let difference = 0
+  for (let i = 0; i < a.length; i++) difference |= (a[i] as number) ^ (b[i] as number)
+  return difference === 0
+}
+
+const encoder = new TextEncoder()
+
+/** HMAC-SHA256 with Web Crypto, which Node, Deno, Bun, Workers and browsers all have. */
+async function hmacSha256(secret: string, parts: Uint8Array[]): Promise<Uint8Array> {
+  const key = await globalThis.crypto.subtle.importKey(
+    'raw',
+    encoder.encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  )
+  const data = new Uint8Array(parts.reduce((length, part) => length + part.byteLength, 0))
+  let offset = 0
+  for (const part of parts) {
+    data.set(part, offset)
+    offset += part.byteLength
+  }
+  return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, data))
 }
 
 /**
@@ -51,12 +76,16 @@ function hexBytes(hex: string): Uint8Array {
  * accepted (secret rotation); one match is enough.
  *
  * @example
- * const result = verifyWebhookSignature({ secret, header: req.headers['paysession-signature'], body: raw })
+ * const result = await verifyWebhookSignature({
+ *   secret,
+ *   header: request.headers.get('paysession-signature'),
+ *   body: new Uint8Array(await request.arrayBuffer()),
+ * })
  * if (!result.ok) return reject(result.reason)
  */
-export function verifyWebhookSignature(
+export async function verifyWebhookSignature(
   parameters: VerifySignatureParameters,
-): VerifySignatureResult {
+): Promise<VerifySignatureResult> {
   const { secret, header, body, toleranceSeconds = 300 } = parameters
   if (!header) return { ok: false, reason: 'MISSING_SIGNATURE' }
   const parsed = parseHeader(header)
@@ -65,11 +94,14 @@ export function verifyWebhookSignature(
   if (Math.abs(now - parsed.timestamp) > toleranceSeconds) {
     return { ok: false, reason: 'STALE_TIMESTAMP' }
   }
-  const expected = createHmac('sha256', secret).update(`${parsed.timestamp}.`).update(body).digest()
+  const expected = await hmacSha256(secret, [
+    encoder.encode(`${parsed.timestamp}.`),
+    typeof body === 'string' ? encoder.encode(body) : body,
+  ])
   let matched = false
   for (const signature of parsed.signatures) {
     // Every candidate is compared, so timing does not reveal which one matched.
-    if (timingSafeEqual(expected, hexBytes(signature))) matched = true
+    if (equalBytes(expected, hexBytes(signature))) matched = true
   }
   return matched
     ? { ok: true, timestamp: parsed.timestamp }

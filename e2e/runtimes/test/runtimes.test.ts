@@ -1,0 +1,160 @@
+import { signWebhook, startSandbox } from '@paysession/sandbox'
+import { describe, expect, test } from 'vitest'
+import { runtimes } from './runtimes.js'
+
+// One story, the demo's, told by the same merchant example in each runtime: the page creates a
+// session and loads the checkout with one script tag; a customer pays; the signed FUNDED update
+// reaches the example, which verifies it, confirms the status with the service and captures; a
+// forged update is refused; a relay request for the paid session is refused cleanly.
+const SECRET = 'whsec_runtimes'
+const CHECKOUT_SCRIPT = 'https://cdn.example.com/@paysession/checkout/paysession-checkout.js'
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string) {
+  const deadline = Date.now() + 30_000
+  let last: T | undefined
+  while (Date.now() < deadline) {
+    last = await read()
+    if (done(last)) return last
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`)
+}
+
+describe.concurrent('the merchant example in each runtime', () => {
+  for (const runtime of runtimes)
+    test(runtime.name, async () => {
+      const preparing = runtime.prepare?.()
+      const sandbox = await startSandbox({
+        port: 0,
+        chainPort: 0,
+        quiet: true,
+        webhookSecret: SECRET,
+        webhookBaseDelayMs: 100,
+        pollIntervalMs: 50,
+      })
+      try {
+        await preparing
+        const api = (path: string) =>
+          fetch(`${sandbox.apiUrl}${path}`, {
+            headers: { authorization: `Bearer ${sandbox.apiKey}` },
+          })
+        const shop = await runtime.start({
+          PAYSESSION_API_URL: sandbox.apiUrl,
+          PAYSESSION_API_KEY: sandbox.apiKey,
+          PAYSESSION_WEBHOOK_SECRET: SECRET,
+          PAYSESSION_CHECKOUT_SCRIPT: CHECKOUT_SCRIPT,
+          RELAYER_KEY: sandbox.relayer.privateKey,
+          PAYSESSION_RELAY_NETWORKS: JSON.stringify({
+            [sandbox.network]: {
+              chainId: sandbox.chainId,
+              rpcUrl: sandbox.rpcUrl,
+              tokens: { USDC: sandbox.tokens.USDC.address },
+            },
+          }),
+        })
+        try {
+          const webhookUrl = `${shop.url}/webhooks/paysession`
+          sandbox.setWebhookUrl(webhookUrl)
+
+          // The checkout page: a new session, one script tag.
+          const page = await fetch(`${shop.url}/`)
+          const html = await page.text()
+          expect(page.status, shop.output()).toBe(200)
+          expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+          expect(html.match(/<script\b/g)).toHaveLength(1)
+          expect(html).toContain(`src="${CHECKOUT_SCRIPT}"`)
+          const id = /session-id="([^"]+)"/.exec(html)?.[1]
+          const token = /session-token="([^"]+)"/.exec(html)?.[1]
+          expect(id).toMatch(/^\S+$/)
+          const created = await (await api(`/payment-sessions/${id}`)).json()
+          expect(created).toMatchObject({
+            paymentSessionId: id,
+            status: 'CREATED',
+            amount: '10.00',
+          })
+          expect(token).toMatch(/^pst_\w+$/)
+
+          // A forged update (signed with another secret) and an unsigned one are refused.
+          const forgedBody = JSON.stringify({
+            jsonrpc: '2.0',
+            id: 'evt_forged',
+            method: 'paysession_paymentStatusUpdate',
+            params: [
+              {
+                merchantId: sandbox.merchantId,
+                paymentSessionId: id,
+                status: 'FUNDED',
+                updatedAt: new Date().toISOString(),
+              },
+            ],
+          })
+          for (const signature of [signWebhook('whsec_forged', forgedBody), undefined]) {
+            const forged = await fetch(webhookUrl, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                ...(signature ? { 'paysession-signature': signature } : {}),
+              },
+              body: forgedBody,
+            })
+            expect(forged.status, shop.output()).toBe(401)
+            expect((await forged.json()).error.data.reason).toBe(
+              signature ? 'SIGNATURE_MISMATCH' : 'MISSING_SIGNATURE',
+            )
+          }
+
+          // The customer pays; the example gets the signed FUNDED update, confirms it and captures.
+          await sandbox.pay(id!)
+          const done = await until(
+            async () => (await api(`/payment-sessions/${id}`)).json(),
+            (s) => s.status === 'SUCCEEDED',
+            'the example to capture',
+          )
+          expect(done).toMatchObject({ capturedAmount: '10.00' })
+          const deliveries = await until(
+            async () =>
+              ((await (await api('/sandbox/webhooks')).json()).data as any[])
+                .filter((w) => w.paymentSessionId === id)
+                .reverse(),
+            (ws) => ws.length >= 4 && ws.every((w) => w.state === 'DELIVERED'),
+            'every update acknowledged',
+          )
+          expect(deliveries.map((w) => w.body.params[0].status)).toEqual([
+            'CREATED',
+            'FUNDED',
+            'CAPTURING',
+            'SUCCEEDED',
+          ])
+          // Nothing was refused: every signed update verified on the first attempt.
+          expect(deliveries.map((w) => w.attempts)).toEqual([1, 1, 1, 1])
+
+          // A gasless payment for a session that is already paid: refused with a code, not a 500.
+          const relay = await fetch(`${shop.url}/relay`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              paymentSessionId: id,
+              token: 'USDC',
+              authorization: {
+                from: sandbox.customers[0]!.address,
+                to: created.oneTimeWalletAddress,
+                value: '10000000',
+                validAfter: '0',
+                validBefore: String(Math.floor(Date.now() / 1000) + 600),
+                nonce: `0x${'11'.repeat(32)}`,
+              },
+              signature: `0x${'22'.repeat(65)}`,
+            }),
+          })
+          expect(relay.status, shop.output()).toBe(409)
+          expect(await relay.json()).toEqual({
+            error: { code: 'SESSION_NOT_PAYABLE', message: expect.any(String) },
+          })
+        } finally {
+          await shop.stop()
+        }
+      } finally {
+        await sandbox.stop()
+      }
+    })
+})

@@ -1,0 +1,20 @@
+import { createShop } from '@paysession/example-shop'
+import { toNodeListener } from '@paysession/server/node'
+import express from 'express'
+
+const shop = createShop(process.env)
+const app = express()
+
+// The signature covers the raw bytes: give the webhook route express.raw() (or no body
+// parser at all), never express.json(), which parses and re-serializes the body.
+app.post(
+  '/webhooks/paysession',
+  express.raw({ type: 'application/json' }),
+  toNodeListener(shop.webhook),
+)
+app.post('/relay', toNodeListener(shop.relay))
+app.get('/', toNodeListener(shop.checkout))
+// Other routes may parse JSON as usual.
+app.use(express.json())
+
+app.listen(Number(process.env.PORT ?? 8787))

@@ -1,0 +1,6 @@
+import { createShop } from '@paysession/example-shop'
+
+let made: ReturnType<typeof createShop> | undefined
+
+// Made on the first request: `next build` loads route modules without the runtime's env.
+export const shop = () => (made ??= createShop(process.env))
