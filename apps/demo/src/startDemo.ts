@@ -13,6 +13,7 @@ import { createPaySessionClient } from '@paysession/server'
 import { createFileRelayStore, createRelayHandler } from '@paysession/server/relay'
 import { http } from 'viem'
 import { createBalanceReader } from './server/balances.js'
+import { buildWallet, walletFile } from './server/buildWallet.js'
 import { createDemoServer } from './server/createDemoServer.js'
 import { orderFile } from './server/orderFile.js'
 import { createOrderStore } from './server/orders.js'
@@ -49,6 +50,7 @@ export type Demo = {
 
 /** Starts the sandbox (anvil + the service) and the demo merchant's server in this process. */
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+  await buildWallet(appRoot)
   const sandbox = await startSandbox(options.sandbox)
   try {
     // Every API-key call goes through @paysession/server, as a real merchant's would.
@@ -106,6 +108,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       ...(options.hosts ? { hosts: options.hosts } : {}),
       paths: {
         assets: join(appRoot, 'public'),
+        wallet: dirname(walletFile(appRoot)),
         cdn: checkoutCdnDir(),
         spa: join(appRoot, 'dist', 'spa'),
       },
