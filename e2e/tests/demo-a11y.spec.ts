@@ -42,10 +42,12 @@ const controls = (page: Page) =>
     const selector =
       'a[href], button, select, input:not([type="hidden"]), textarea, summary, [tabindex]:not([tabindex="-1"])'
     // The text it shows, less what is only decoration (aria-hidden, such as the brand's mark).
+    // biome-ignore-start lint/performance/useDomNodeTextContent: what is rendered, not the DOM's text (the desktop half of a label is display:none on a phone)
     const shown = (element: HTMLElement) => {
       let text = element.innerText
       for (const hidden of element.querySelectorAll<HTMLElement>('[aria-hidden="true"]'))
         text = text.replace(hidden.innerText, '')
+      // biome-ignore-end lint/performance/useDomNodeTextContent: as above
       return text.replace(/\s+/g, ' ').trim()
     }
     const roots: (Document | ShadowRoot)[] = [document]

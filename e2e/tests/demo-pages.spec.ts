@@ -37,6 +37,7 @@ test.describe('phone, 390×844', () => {
     // "Merchant console" says "Console" on a phone; its name is the same at every width.
     await expect(page.getByRole('link', { name: 'Merchant console', exact: true })).toHaveText(
       'Console',
+      { useInnerText: true },
     )
     const pay = (await payButton(page).boundingBox())!
     expect(pay.y + pay.height).toBeLessThanOrEqual(844)
