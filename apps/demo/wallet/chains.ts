@@ -6,11 +6,13 @@ export type WalletChain = { name: string; client: Client | undefined }
 
 /**
  * A client on an RPC URL, or on an EIP-1193 provider when the chain runs in the page (the hosted
- * demo). Never retried: the page's own client decides that, and a transaction is sent once.
+ * demo). Never retried and never timed out: the page's own client decides both, and a
+ * transaction is sent once, its answer awaited however long the node takes.
  */
 export function chainClient(rpc: { rpcUrl?: string | undefined; provider?: EIP1193Provider }) {
   if (rpc.provider) return createClient({ transport: custom(rpc.provider, { retryCount: 0 }) })
-  if (rpc.rpcUrl) return createClient({ transport: http(rpc.rpcUrl, { retryCount: 0 }) })
+  if (rpc.rpcUrl)
+    return createClient({ transport: http(rpc.rpcUrl, { retryCount: 0, timeout: 0 }) })
   return undefined
 }
 
