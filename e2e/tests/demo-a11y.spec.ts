@@ -173,6 +173,12 @@ for (const { width, height, scheme } of variants) {
       await reviewPayButton(page).click()
       await expect(walletDialog(page)).toHaveAttribute('data-kind', 'send')
       await check(page, phone, at('wallet: send prompt'))
+      if (!phone) {
+        await walletDialog(page).getByRole('button', { name: 'Reject' }).click()
+        await waitForStep(page, 'review')
+        return
+      }
+      // On a phone, paid: the page's "View your order →" is a tap target too.
       await walletDialog(page).getByRole('button', { name: 'Approve' }).click()
       await waitForStep(page, 'paid')
       await page.keyboard.press('Escape')
