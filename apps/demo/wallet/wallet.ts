@@ -76,11 +76,11 @@ export function createSandboxWallet(options: SandboxWalletOptions) {
       ...(config.safe as { address: Address; owners: Address[] }),
       label: 'Safe (2 owners)',
     })
-  const options_ = [
+  const picker = [
     ...config.accounts.map((address, i) => ({ label: `Customer ${i}`, address })),
     ...contracts.map(({ label, address }) => ({ label, address })),
   ]
-  const allAccounts = options_.map((o) => o.address)
+  const allAccounts = picker.map((o) => o.address)
   const chains = new Map<string, WalletChain>([
     [
       localChainId,
@@ -366,7 +366,7 @@ export function createSandboxWallet(options: SandboxWalletOptions) {
     provider,
     state,
     /** The picker's entries: the test customers, then the contract accounts. */
-    accounts: options_,
+    accounts: picker,
     selectAccount,
     disconnect,
     approveSafe,
