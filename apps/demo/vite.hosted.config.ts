@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+import { buildWallet, walletFile } from './src/server/buildWallet.js'
 
 // The hosted demo (apps/demo/hosted → dist/hosted): the whole shop as static files. The shop,
 // the merchant console and the merchant's server side run in the page; the service and the chain
@@ -31,17 +32,20 @@ export default defineConfig({
   plugins: [
     {
       name: 'paysession-hosted-static',
-      // The real script-tag build of @paysession/checkout and the demo's own static files,
-      // copied as they are: the page loads them by relative URL.
-      writeBundle() {
+      // The real script-tag build of @paysession/checkout, the demo's own static files and the
+      // Sandbox Wallet, copied as they are: the page loads them by relative URL.
+      async writeBundle() {
         cpSync(
           join(dirname(checkoutPkg), 'dist', 'cdn', checkoutVersion),
           join(outDir, 'cdn', checkoutVersion),
           { recursive: true },
         )
         mkdirSync(join(outDir, 'assets'), { recursive: true })
-        for (const file of ['styles.css', 'favicon.svg', 'sandbox-wallet.js'])
+        for (const file of ['styles.css', 'favicon.svg'])
           cpSync(here(`./public/${file}`), join(outDir, 'assets', file))
+        // The Sandbox Wallet, built from apps/demo/wallet as the Node demo serves it.
+        await buildWallet(here('.'))
+        cpSync(walletFile(here('.')), join(outDir, 'assets', 'sandbox-wallet.js'))
         // GitHub Pages: serve the folder as it is, without a Jekyll pass.
         writeFileSync(join(outDir, '.nojekyll'), '')
       },

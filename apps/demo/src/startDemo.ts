@@ -16,6 +16,7 @@ import { createFileRelayStore } from '@paysession/server/node'
 import { createRelayHandler } from '@paysession/server/relay'
 import { http } from 'viem'
 import { createBalanceReader } from './server/balances.js'
+import { buildWallet, walletFile } from './server/buildWallet.js'
 import { createDemoServer } from './server/createDemoServer.js'
 import { orderFile } from './server/orderFile.js'
 import { createOrderStore } from './server/orders.js'
@@ -52,6 +53,7 @@ export type Demo = {
 
 /** Starts the sandbox (anvil + the service) and the demo merchant's server in this process. */
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+  await buildWallet(appRoot)
   const sandbox = await startSandbox(options.sandbox)
   // The relay's store is always on disk, as a merchant's must be: in the data folder, or for a
   // sandbox that keeps nothing (tests) in a temporary folder removed at stop.
@@ -119,6 +121,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       ...(options.hosts ? { hosts: options.hosts } : {}),
       paths: {
         assets: join(appRoot, 'public'),
+        wallet: dirname(walletFile(appRoot)),
         cdn: checkoutCdnDir(),
         spa: join(appRoot, 'dist', 'spa'),
       },

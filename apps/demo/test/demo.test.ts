@@ -494,9 +494,11 @@ describe('the sandbox wallet on any page', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*')
     expect(res.headers.get('content-type')).toContain('javascript')
     const text = await res.text()
-    const line = /const defaults = (".*")\n/.exec(text)?.[1]
-    expect(line).toBeTruthy()
-    const config = JSON.parse(JSON.parse(line!))
+    // The built wallet, preceded by one statement that fills in its script tag's data-config.
+    const literal = /^\{.*dataset\.config=("(?:[^"\\]|\\.)*")\}\n/.exec(text)?.[1]
+    expect(literal).toBeTruthy()
+    expect(text).toContain('eip6963:announceProvider')
+    const config = JSON.parse(JSON.parse(literal!))
     expect(config).toMatchObject({ rpcUrl: demo.sandbox.rpcUrl, chainId: 31337 })
     expect(config.accounts).toHaveLength(demo.sandbox.customers.length)
     expect(config.tokens.map((t: { symbol: string }) => t.symbol)).toContain('USDC')

@@ -1,3 +1,4 @@
+import type { WalletConfig } from '../../wallet/config.js'
 import { formatPrice } from '../catalog/money.js'
 import type { Product } from '../catalog/products.js'
 import type { Order } from '../server/orders.js'
@@ -5,17 +6,7 @@ import { html, type SafeHtml } from './html.js'
 import { illustration } from './illustration.js'
 import { layout } from './layout.js'
 
-/** What the sandbox wallet needs to know: the chain and the test customers it can act as. */
-export type WalletConfig = {
-  rpcUrl: string
-  chainId: number
-  accounts: string[]
-  tokens: { symbol: string; address: string; decimals: number }[]
-  /** The sandbox's test smart account (EIP-5792, bundler-submitted), for the wallet's "smart account" mode. */
-  smartAccount?: { address: string; owner: string; bundler: string }
-  /** The sandbox's Safe-like account (two owners), for the wallet's "Safe" mode. */
-  safe?: { address: string; owners: string[] }
-}
+export type { WalletConfig }
 
 /** The sandbox wallet's tag; a classic script so it announces itself before any module runs. */
 export function walletTag(wallet: WalletConfig): SafeHtml {

@@ -60,6 +60,8 @@ export type DemoServerOptions = {
   paths: {
     /** apps/demo/public */
     assets: string
+    /** The built Sandbox Wallet's folder (apps/demo/dist/wallet), served under /assets too. */
+    wallet: string
     /** packages/checkout/dist/cdn: the script-tag build. */
     cdn: string
     /** apps/demo/dist/spa: the Vite-built SPA. */
@@ -260,19 +262,23 @@ export function createDemoServer(options: DemoServerOptions): Server {
     if (pathname === '/') return send(res, 200, shopPage())
     if (pathname === '/sandbox-wallet.js') {
       res.setHeader('access-control-allow-origin', '*')
-      // The Sandbox Wallet with this sandbox's chain and customers built in, for any page.
-      const source = readFileSync(join(options.paths.assets, 'sandbox-wallet.js'), 'utf8')
+      // The Sandbox Wallet with this sandbox's chain and customers built in, for any page: its
+      // script tag's data-config, unless the page gave one.
+      const source = readFileSync(join(options.paths.wallet, 'sandbox-wallet.js'), 'utf8')
       const config = JSON.stringify(JSON.stringify(options.wallet))
       return send(
         res,
         200,
-        source.replace("const defaults = '{}'", `const defaults = ${config}`),
+        `{const s=document.currentScript;if(s&&!s.dataset.config)s.dataset.config=${config}}\n${source}`,
         'text/javascript; charset=utf-8',
       )
     }
     const picture = /^\/products\/([a-z-]+)\.svg$/.exec(pathname)
     const pictured = productById(picture?.[1])
     if (pictured) return send(res, 200, illustration(pictured).value, 'image/svg+xml')
+    if (pathname === '/assets/sandbox-wallet.js') {
+      return serveFile(req, res, options.paths.wallet, 'sandbox-wallet.js') || notFound(res)
+    }
     if (pathname.startsWith('/assets/')) {
       return serveFile(req, res, options.paths.assets, pathname.slice(8)) || notFound(res)
     }
