@@ -148,7 +148,7 @@ export async function deployContracts(rpcUrl: string, chain: Chain) {
   const missing: Deployment[] = []
   for (const d of deployments()) if (!(await hasCode(addressOf(d)))) missing.push(d)
   let nonce = await publicClient.getTransactionCount({ address: account.address })
-  const hashes = []
+  const hashes: Hex[] = []
   for (const d of missing)
     hashes.push(
       await wallet.sendTransaction({
