@@ -5,7 +5,9 @@ import { entryPoint08Address } from 'viem/account-abstraction'
 import { freePort } from './freePort.js'
 
 // The package's CLI entry (its exports map offers no path to it).
-const altoCli = fileURLToPath(new URL('../node_modules/@pimlico/alto/esm/cli/alto.js', import.meta.url))
+const altoCli = fileURLToPath(
+  new URL('../node_modules/@pimlico/alto/esm/cli/alto.js', import.meta.url),
+)
 
 /** Keys of the bundler's own accounts (funded by the stacks): the executor sends handleOps. */
 export const BUNDLER_EXECUTOR_KEY: Hex =
@@ -80,7 +82,12 @@ export async function startBundler(options: {
     const ready = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_supportedEntryPoints', params: [] }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_supportedEntryPoints',
+        params: [],
+      }),
     }).then(
       (r) => r.ok,
       () => false,

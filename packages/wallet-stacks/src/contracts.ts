@@ -14,8 +14,8 @@ import {
   parseEther,
   zeroHash,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { entryPoint08Address } from 'viem/account-abstraction'
+import { privateKeyToAccount } from 'viem/accounts'
 
 const require = createRequire(import.meta.url)
 const artifact = (path: string): { abi: unknown[]; bytecode: Hex } =>
@@ -29,8 +29,10 @@ export const DETERMINISTIC_DEPLOYER: Address = '0x4e59b44847b379578588920cA78FbF
  */
 export const SAFE_SINGLETON_FACTORY: Address = '0x914d7Fec6aaC8cd542e72Bca78B30650d45643d7'
 /** The salt eth-infinitism deploys EntryPoint v0.8 with (its address is viem's `entryPoint08Address`). */
-const ENTRY_POINT_08_SALT: Hex = '0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9'
-const ENTRY_POINT_07_SALT: Hex = '0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3'
+const ENTRY_POINT_08_SALT: Hex =
+  '0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9'
+const ENTRY_POINT_07_SALT: Hex =
+  '0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3'
 
 const aa = (name: string) => artifact(`@account-abstraction/contracts/artifacts/${name}.json`)
 const safe = (path: string) =>

@@ -6,7 +6,12 @@ export {
   SAFE_SINGLETON_FACTORY,
   safeContractNetworks,
 } from './contracts.js'
-export { startWalletStacks, type WalletStacks } from './startWalletStacks.js'
+export {
+  localChain,
+  type StackEndpoints,
+  startWalletStacks,
+  type WalletStacks,
+} from './startWalletStacks.js'
 export {
   createSmartAccountWallet,
   type SmartAccountKind,

@@ -4,6 +4,18 @@ import { BUNDLER_EXECUTOR_KEY, BUNDLER_UTILITY_KEY, startBundler } from './bundl
 import { deployContracts } from './contracts.js'
 import { startPaymaster } from './paymaster.js'
 
+/** The local chain as viem describes it. */
+export const localChain = (rpcUrl: string, id = 31337): Chain =>
+  defineChain({
+    id,
+    name: 'Local',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  })
+
+/** Where a running set of stacks answers (what a wallet in another process needs). */
+export type StackEndpoints = Pick<WalletStacks, 'rpcUrl' | 'chain' | 'bundlerUrl'>
+
 export type WalletStacks = {
   rpcUrl: string
   chain: Chain
@@ -30,12 +42,7 @@ export async function startWalletStacks(options: {
   chainId?: number
   log?: (line: string) => void
 }): Promise<WalletStacks> {
-  const chain = defineChain({
-    id: options.chainId ?? 31337,
-    name: 'Local',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [options.rpcUrl] } },
-  })
+  const chain = localChain(options.rpcUrl, options.chainId)
   const timings: Record<string, number> = {}
   const timed = async <T>(name: string, run: () => Promise<T>) => {
     const start = performance.now()

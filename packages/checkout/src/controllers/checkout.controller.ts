@@ -38,6 +38,7 @@ const settings = (h: CheckoutHost) =>
     h.expectedCurrency,
     h.walletConnectProjectId,
     h.walletConnectRelayUrl,
+    h.paymasterUrl,
   ].join('|')
 
 /**
@@ -50,6 +51,7 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
   readonly sessionToken: string | undefined
   readonly apiBase: string | undefined
   readonly relayUrl: string | undefined
+  readonly paymasterUrl: string | undefined
   readonly walletConnectProjectId: string | undefined
   readonly walletConnectRelayUrl: string | undefined
   readonly expectedAmount: string | undefined
@@ -255,6 +257,7 @@ export class CheckoutController implements ReactiveController {
         ...(h.wagmiConfig ? { wagmiConfig: h.wagmiConfig } : {}),
         ...(h.fetch ? { fetch: h.fetch } : {}),
         ...(h.rpcUrls ? { rpcUrls: h.rpcUrls } : {}),
+        ...(h.paymasterUrl ? { paymasterUrl: h.paymasterUrl } : {}),
         connectors,
       })
     } catch (error) {

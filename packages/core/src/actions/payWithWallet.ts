@@ -79,10 +79,16 @@ export async function payWithWallet(
   const { account, network, token, to, amount, client } = payment
   const chainId = network.chainId
   // EIP-5792: a wallet that reports capabilities on this chain gets the transfer as a call bundle.
-  const bundles = await getCapabilities(config.wagmiConfig, { account, chainId }).then(
-    (capabilities) => !!capabilities,
-    () => false,
+  const capabilities = await getCapabilities(config.wagmiConfig, { account, chainId }).catch(
+    () => undefined,
   )
+  const bundles = !!capabilities
+  // ERC-7677: the merchant's paymaster, offered only to a wallet that says it can use one here.
+  const paymasterUrl =
+    config.paymasterUrl &&
+    (capabilities?.paymasterService as { supported?: unknown } | undefined)?.supported === true
+      ? config.paymasterUrl
+      : undefined
   const sessionId = parameters.session.paymentSessionId
   const call = { to: token.address, data: encodeTransfer(to, amount) }
   // Never twice across pages: one page at a time holds the session's lock from reading the
@@ -97,6 +103,7 @@ export async function payWithWallet(
           account,
           chainId,
           call,
+          paymasterUrl,
         })
       // The wallet's client checks it is still connected with this account, on this chain.
       const wallet = await getConnectorClient(config.wagmiConfig, { chainId, account })

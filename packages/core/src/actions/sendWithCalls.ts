@@ -12,14 +12,25 @@ import { PaySessionError } from '../errors/base.js'
  */
 export async function sendWithCalls(
   config: PaySessionConfig,
-  parameters: { account: Address; chainId: number; call: { to: Address; data: Hex } },
+  parameters: {
+    account: Address
+    chainId: number
+    call: { to: Address; data: Hex }
+    /** An ERC-7677 paymaster service for the wallet to sponsor the fee with. */
+    paymasterUrl?: string | undefined
+  },
 ): Promise<Hex | undefined> {
   // viem's actions on the wallet's client (wagmi's wrappers add nothing here but bytes).
   const client = await getConnectorClient(config.wagmiConfig, {
     account: parameters.account,
     chainId: parameters.chainId,
   })
-  const { id } = await sendCalls(client, { calls: [parameters.call] })
+  const { id } = await sendCalls(client, {
+    calls: [parameters.call],
+    ...(parameters.paymasterUrl
+      ? { capabilities: { paymasterService: { url: parameters.paymasterUrl } } }
+      : {}),
+  })
   // The bundle is accepted: from here on nothing is sent again, whatever its status says.
   const result = await waitForCallsStatus(client, {
     id,

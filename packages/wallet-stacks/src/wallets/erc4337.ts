@@ -3,9 +3,9 @@ import { toSimpleSmartAccount } from 'permissionless/accounts'
 import { createPimlicoClient } from 'permissionless/clients/pimlico'
 import {
   type Address,
-  type Hex,
   createPublicClient,
   createWalletClient,
+  type Hex,
   http,
   numberToHex,
 } from 'viem'
@@ -16,7 +16,7 @@ import {
   toSimple7702SmartAccount,
 } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { WalletStacks } from '../startWalletStacks.js'
+import type { StackEndpoints } from '../startWalletStacks.js'
 import { createTestWallet, ProviderRpcError, type TestWallet } from './wallet.js'
 
 export type SmartAccountKind = 'simple' | 'eip7702'
@@ -36,7 +36,7 @@ type Call = { to: Address; data?: Hex; value?: Hex }
  * user-operation hash too, as such wallets do over WalletConnect.
  */
 export async function createSmartAccountWallet(
-  stacks: WalletStacks,
+  stacks: StackEndpoints,
   options: { kind: SmartAccountKind; ownerKey: Hex; name?: string },
 ): Promise<TestWallet & { account: SmartAccount }> {
   const client = createPublicClient({ chain: stacks.chain, transport: http(stacks.rpcUrl) })
@@ -61,7 +61,9 @@ export async function createSmartAccountWallet(
       chain: stacks.chain,
       client,
       bundlerTransport: http(stacks.bundlerUrl),
-      ...(paymasterUrl ? { paymaster: createPaymasterClient({ transport: http(paymasterUrl) }) } : {}),
+      ...(paymasterUrl
+        ? { paymaster: createPaymasterClient({ transport: http(paymasterUrl) }) }
+        : {}),
       userOperation: {
         estimateFeesPerGas: async () => (await pimlico.getUserOperationGasPrice()).fast,
       },
@@ -70,9 +72,11 @@ export async function createSmartAccountWallet(
     // authorization, signed by the EOA's key for its current nonce (the bundler submits it).
     const authorization =
       account.authorization && !(await account.isDeployed())
-        ? await createWalletClient({ account: owner, chain: stacks.chain, transport: http(stacks.rpcUrl) }).signAuthorization(
-            account.authorization,
-          )
+        ? await createWalletClient({
+            account: owner,
+            chain: stacks.chain,
+            transport: http(stacks.rpcUrl),
+          }).signAuthorization(account.authorization)
         : undefined
     return smartClient.sendUserOperation({
       calls: calls.map((c) => ({ to: c.to, data: c.data ?? '0x', value: BigInt(c.value ?? 0) })),
@@ -93,7 +97,8 @@ export async function createSmartAccountWallet(
   }
 
   const wallet = createTestWallet({
-    name: options.name ?? (options.kind === 'simple' ? 'SimpleAccount (ERC-4337)' : 'EIP-7702 account'),
+    name:
+      options.name ?? (options.kind === 'simple' ? 'SimpleAccount (ERC-4337)' : 'EIP-7702 account'),
     rdns: `dev.paysession.test.${options.kind}`,
     address: account.address,
     chain: stacks.chain,
@@ -103,7 +108,11 @@ export async function createSmartAccountWallet(
         [chainId]: { atomic: { status: 'supported' }, paymasterService: { supported: true } },
       }),
       wallet_sendCalls: async ([request]) => {
-        const { calls, capabilities, chainId: target } = (request ?? {}) as {
+        const {
+          calls,
+          capabilities,
+          chainId: target,
+        } = (request ?? {}) as {
           calls?: Call[]
           capabilities?: { paymasterService?: { url?: string } }
           chainId?: string

@@ -2,7 +2,7 @@ import SafeSdk from '@safe-global/protocol-kit'
 import { type Address, createPublicClient, createWalletClient, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { safeContractNetworks } from '../contracts.js'
-import type { WalletStacks } from '../startWalletStacks.js'
+import type { StackEndpoints } from '../startWalletStacks.js'
 import { createTestWallet, type TestWallet } from './wallet.js'
 
 // protocol-kit's types describe its CommonJS build, where the class is `default.default`; Node
@@ -25,7 +25,7 @@ export type SafeWallet = TestWallet & {
  * service), so a page can reload meanwhile.
  */
 export async function createSafeWallet(
-  stacks: WalletStacks,
+  stacks: StackEndpoints,
   options: { ownerKeys: [Hex, Hex]; saltNonce?: string },
 ): Promise<SafeWallet> {
   const owners = options.ownerKeys.map((k) => privateKeyToAccount(k))

@@ -40,24 +40,39 @@ export function createTestWallet(options: {
   const { address, chain } = options
   const chainId = numberToHex(chain.id)
   let id = 0
+  let connected = false
   const node = async (method: string, params: unknown[]) => {
     const response = await fetch(options.rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
     })
-    const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } }
+    const body = (await response.json()) as {
+      result?: unknown
+      error?: { code: number; message: string }
+    }
     if (body.error) throw new ProviderRpcError(body.error.code, body.error.message)
     return body.result
   }
   const common: Methods = {
     eth_chainId: async () => chainId,
     net_version: async () => String(chain.id),
-    eth_accounts: async () => [address],
-    eth_requestAccounts: async () => [address],
-    wallet_requestPermissions: async () => [{ parentCapability: 'eth_accounts', caveats: [] }],
-    wallet_getPermissions: async () => [{ parentCapability: 'eth_accounts', caveats: [] }],
-    wallet_revokePermissions: async () => null,
+    // Connected once the site asked (and still after a reload, as a wallet remembers sites).
+    eth_accounts: async () => (connected ? [address] : []),
+    eth_requestAccounts: async () => {
+      connected = true
+      return [address]
+    },
+    wallet_requestPermissions: async () => {
+      connected = true
+      return [{ parentCapability: 'eth_accounts', caveats: [] }]
+    },
+    wallet_getPermissions: async () =>
+      connected ? [{ parentCapability: 'eth_accounts', caveats: [] }] : [],
+    wallet_revokePermissions: async () => {
+      connected = false
+      return null
+    },
     wallet_switchEthereumChain: async ([p]) => {
       if ((p as { chainId?: string })?.chainId?.toLowerCase() !== chainId)
         throw new ProviderRpcError(4902, 'Unrecognized chain.')
@@ -74,7 +89,13 @@ export function createTestWallet(options: {
     address,
     async request({ method, params }) {
       const list = Array.isArray(params) ? params : []
-      const handler = options.methods[method] ?? common[method]
+      const handler = common[method] ?? options.methods[method]
+      if (
+        handler &&
+        !connected &&
+        /^(wallet_sendCalls|eth_sendTransaction|personal_sign|eth_sign)/.test(method)
+      )
+        throw new ProviderRpcError(4100, 'The site is not connected.')
       if (handler) return handler(list)
       if (/^(wallet_|personal_|eth_sign|eth_sendTransaction)/.test(method))
         throw new ProviderRpcError(4200, `${options.name} does not support ${method}.`)

@@ -83,6 +83,7 @@ export class PaySessionCheckout extends LitElement {
     expectedAmount: { attribute: 'expected-amount' },
     expectedCurrency: { attribute: 'expected-currency' },
     relayUrl: { attribute: 'relay-url' },
+    paymasterUrl: { attribute: 'paymaster-url' },
     walletConnectProjectId: { attribute: 'wallet-connect-project-id' },
     walletConnectRelayUrl: { attribute: 'wallet-connect-relay-url' },
     locale: {},
@@ -116,6 +117,11 @@ export class PaySessionCheckout extends LitElement {
    * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
    */
   declare relayUrl: string | undefined
+  /**
+   * Your ERC-7677 paymaster service (`paymaster-url`): smart wallets that can use one (EIP-5792
+   * `paymasterService`) are asked to have it pay the network fee.
+   */
+  declare paymasterUrl: string | undefined
   /**
    * Your WalletConnect (Reown) project id (`wallet-connect-project-id`): the checkout then offers
    * WalletConnect, its pairing shown as a QR code. Its code loads only then: the chunked

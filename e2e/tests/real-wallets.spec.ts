@@ -1,0 +1,235 @@
+// Paying from the wallets customers really have, each backed by its real account code on the
+// sandbox's chain (@paysession/wallet-stacks): a Safe 1.4.1 whose second owner signs after a
+// reload, ERC-4337 accounts whose user operations the Alto bundler submits to EntryPoint v0.8
+// (SimpleAccount, sponsored by an ERC-7677 paymaster with no ETH at all; and an EOA delegated to
+// Simple7702Account with EIP-7702). Each ends FUNDED with one transfer whose real transaction
+// hash is what the checkout reported, and a final capture refunds the account that paid.
+
+import {
+  createSafeWallet,
+  createSmartAccountWallet,
+  type TestWallet,
+} from '@paysession/wallet-stacks'
+import { expect, type Page, test } from '@playwright/test'
+import type { Address, Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
+import {
+  chain,
+  createOrder,
+  customers,
+  env,
+  expectPaidOnce,
+  getSession,
+  sendToken,
+  setEthBalance,
+  transfersFrom,
+  transfersTo,
+  units,
+  waitForStatus,
+} from '../support/demo.js'
+import { injectWallet, stacks } from '../support/realWallets.js'
+import {
+  chooseToken,
+  dialog,
+  expectPaidView,
+  payButton,
+  recorded,
+  reviewPayButton,
+  stepText,
+  waitForStep,
+  watchPage,
+} from '../support/widget.js'
+
+// One chain and one bundler for all: the scenarios run one after the other.
+test.describe.configure({ mode: 'default' })
+
+/** Opens the order's checkout with `wallet` in the page, and picks it in the widget. */
+async function openWith(page: Page, wallet: TestWallet, path: string, paymasterUrl?: string) {
+  const watched = await watchPage(page)
+  const injected = await injectWallet(page, wallet)
+  await page.goto(`${env.demo}${path}`)
+  // The merchant offers its ERC-7677 paymaster service (the `paymaster-url` attribute).
+  if (paymasterUrl)
+    await page.evaluate(
+      (url) => document.querySelector('paysession-checkout')!.setAttribute('paymaster-url', url),
+      paymasterUrl,
+    )
+  await expect(payButton(page)).toHaveText(/Pay /)
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await dialog(page).getByRole('button', { name: wallet.info.name }).click()
+  await waitForStep(page, ['chooseToken', 'review'])
+  return { ...watched, ...injected }
+}
+
+/** Test USDC for an account, from a sandbox customer. */
+const fund = (to: Address, amount = '50.00') => sendToken(customers[4], 'USDC', to, units(amount))
+
+/**
+ * The final capture of 8.00 of the 12.00 paid: the 4.00 refund is a Transfer from the one-time
+ * wallet back to the account that paid (the Safe, the smart account, the EOA), not its signer.
+ */
+async function expectRefundTo(sessionId: string, payer: Address) {
+  const response = await fetch(
+    `${env.api}/api/v1/payment-sessions/${encodeURIComponent(sessionId)}/captures`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        requestId: crypto.randomUUID(),
+        captureAmount: '8.00',
+        isFinalCapture: true,
+      }),
+    },
+  )
+  expect(response.status).toBe(202)
+  const done = await waitForStatus(sessionId, 'SUCCEEDED')
+  const refunds = (await transfersFrom(done.oneTimeWalletAddress)).filter(
+    (l) => l.args.to?.toLowerCase() === payer.toLowerCase(),
+  )
+  expect(refunds.map((l) => l.args.value)).toEqual([units('4.00')])
+  expect(refunds[0]!.transactionHash).toBe(done.captures!.at(-1)!.refundTransferTransactionHash)
+}
+
+/**
+ * The hash the checkout reported is the real transaction carrying the one Transfer of the
+ * amount from the account to the one-time wallet (identified by hash and log index), never the
+ * first answer the wallet gave (a user-operation hash, a safeTxHash).
+ */
+async function expectReportedTransfer(
+  page: Page,
+  sessionId: string,
+  payer: Address,
+  firstAnswer: Hex,
+  options: { reloaded?: boolean } = {},
+) {
+  const session = await expectPaidOnce(sessionId)
+  expect(session.userAddress?.toLowerCase()).toBe(payer.toLowerCase())
+  const [log] = await transfersTo(session.oneTimeWalletAddress)
+  expect(log!.args.from?.toLowerCase()).toBe(payer.toLowerCase())
+  expect(log!.transactionHash).toBe(session.fundingTransactionHash)
+  expect(typeof log!.logIndex).toBe('number')
+  expect(session.fundingTransactionHash).not.toBe(firstAnswer)
+  // What the customer is shown, and every hash this page told the service (a page reloaded
+  // while the wallet still had to send reports the transfer it then finds on chain, or nothing
+  // when the service saw it first).
+  const shown = await page.evaluate(
+    () => (document.querySelector('paysession-checkout') as any)?.state?.hash,
+  )
+  expect(shown).toBe(session.fundingTransactionHash)
+  if (session.userSubmittedTransactionHash)
+    expect(session.userSubmittedTransactionHash).toBe(session.fundingTransactionHash)
+  const { events } = await recorded(page)
+  const sent = events.filter((e) => e.type === 'paysession-funding-sent').map((e) => e.detail.hash)
+  expect(sent).toEqual(
+    options.reloaded
+      ? sent.filter((h) => h === session.fundingTransactionHash)
+      : [session.fundingTransactionHash],
+  )
+  return session
+}
+
+test('Safe 1.4.1, 2 of 2: the second owner signs after a reload; the executed transfer is reported', async ({
+  page,
+}) => {
+  const ownerKeys: [Hex, Hex] = [generatePrivateKey(), generatePrivateKey()]
+  for (const key of ownerKeys) await setEthBalance(privateKeyToAddress(key), 10n ** 18n)
+  const safe = await createSafeWallet(stacks, { ownerKeys })
+  await fund(safe.address)
+  const order = await createOrder('notebook')
+  const { errors, calls } = await openWith(page, safe, order.path)
+  await chooseToken(page, 'USDC')
+  await reviewPayButton(page).click()
+  // The Safe answered with its proposal's safeTxHash: not a transaction, so nothing is reported.
+  await waitForStep(page, 'waitingForWallet')
+  await expect(stepText(page, 'Waiting for your wallet to send the payment…')).toBeVisible()
+  expect(safe.proposals.size).toBe(1)
+  const [safeTxHash] = [...safe.proposals.keys()]
+  expect(calls.filter((c) => c.method === 'eth_sendTransaction')).toHaveLength(1)
+  let session = await getSession(order.id)
+  expect(session.userSubmittedTransactionHash ?? null).toBeNull()
+  expect(await transfersTo(session.oneTimeWalletAddress)).toHaveLength(0)
+
+  // The customer closes the page and comes back: the checkout still waits and offers no payment.
+  await page.reload()
+  await expect(payButton(page)).toHaveText('Payment in progress')
+  await payButton(page).click()
+  await waitForStep(page, 'waitingForWallet')
+  await expect(reviewPayButton(page)).toHaveCount(0)
+
+  // The second owner confirms in their own Safe app: their key signs and executes.
+  const executed = await safe.confirm(safeTxHash!)
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  session = await expectReportedTransfer(page, order.id, safe.address, safeTxHash!, {
+    reloaded: true,
+  })
+  expect(session.fundingTransactionHash).toBe(executed)
+  expect(calls.filter((c) => c.method === 'eth_sendTransaction')).toHaveLength(1)
+  await expectRefundTo(order.id, safe.address)
+  expect(errors).toEqual([])
+})
+
+test('ERC-4337 SimpleAccount, sponsored (ERC-7677) with no ETH: the bundle’s transaction is reported, not the user operation', async ({
+  page,
+}) => {
+  const wallet = await createSmartAccountWallet(stacks, {
+    kind: 'simple',
+    ownerKey: generatePrivateKey(),
+  })
+  await fund(wallet.address)
+  // Not even deployed yet, and no native coin anywhere near it.
+  expect(await chain.getBalance({ address: wallet.address })).toBe(0n)
+  expect(await chain.getCode({ address: wallet.address })).toBeUndefined()
+  const order = await createOrder('notebook')
+  const { errors, calls } = await openWith(page, wallet, order.path, stacks.paymasterUrl)
+  await chooseToken(page, 'USDC')
+  await expect(dialog(page).getByText(/no ETH to pay the network fee/)).toHaveCount(0)
+  await reviewPayButton(page).click()
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  // The checkout asked the wallet to use the merchant's paymaster.
+  const sendCalls = calls.filter((c) => c.method === 'wallet_sendCalls')
+  expect(sendCalls).toHaveLength(1)
+  const request = (sendCalls[0]!.params as any[])[0]
+  expect(request.capabilities?.paymasterService?.url).toBe(stacks.paymasterUrl)
+  const ids = calls
+    .filter((c) => c.method === 'wallet_getCallsStatus')
+    .map((c) => (c.params as Hex[])[0]!)
+  expect(ids.length).toBeGreaterThan(0)
+  await expectReportedTransfer(page, order.id, wallet.address, ids[0]!)
+  // The paymaster paid: the account still holds no ETH, and it is deployed now.
+  expect(await chain.getBalance({ address: wallet.address })).toBe(0n)
+  expect(await chain.getCode({ address: wallet.address })).toMatch(/^0x6/)
+  await expectRefundTo(order.id, wallet.address)
+  expect(errors).toEqual([])
+})
+
+test('EIP-7702: an EOA delegated to Simple7702Account pays through wallet_sendCalls and the bundler', async ({
+  page,
+}) => {
+  const ownerKey = generatePrivateKey()
+  const wallet = await createSmartAccountWallet(stacks, { kind: 'eip7702', ownerKey })
+  expect(wallet.address).toBe(privateKeyToAddress(ownerKey))
+  await setEthBalance(wallet.address, 10n ** 17n)
+  await fund(wallet.address)
+  const order = await createOrder('notebook')
+  const { errors, calls } = await openWith(page, wallet, order.path)
+  await chooseToken(page, 'USDC')
+  await reviewPayButton(page).click()
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  const ids = calls
+    .filter((c) => c.method === 'wallet_getCallsStatus')
+    .map((c) => (c.params as Hex[])[0]!)
+  await expectReportedTransfer(page, order.id, wallet.address, ids[0]!)
+  // The EOA's code is now the EIP-7702 delegation designator to Simple7702Account.
+  expect(await chain.getCode({ address: wallet.address })).toBe(
+    '0xef0100e6cae83bde06e4c305530e199d7217f42808555b',
+  )
+  const session = await getSession(order.id)
+  const receipt = await chain.getTransactionReceipt({ hash: session.fundingTransactionHash! })
+  expect(receipt.from.toLowerCase()).not.toBe(wallet.address.toLowerCase()) // the bundler sent it
+  await expectRefundTo(order.id, wallet.address)
+  expect(errors).toEqual([])
+})
