@@ -1,8 +1,8 @@
 // Paying from the wallets customers really have, each backed by its real account code on the
 // sandbox's chain (@paysession/wallet-stacks): a Safe 1.4.1 whose second owner signs after a
-// reload, ERC-4337 accounts whose user operations the Alto bundler submits to EntryPoint v0.8
-// (SimpleAccount, sponsored by an ERC-7677 paymaster with no ETH at all; and an EOA delegated to
-// Simple7702Account with EIP-7702). Each ends FUNDED with one transfer whose real transaction
+// reload, ERC-4337 accounts whose user operations the Alto bundler submits to the EntryPoint
+// (SimpleAccount on v0.8, sponsored by an ERC-7677 paymaster with no ETH at all; a Safe with
+// Safe's 4337 module on v0.7; and an EOA delegated to Simple7702Account with EIP-7702). Each ends FUNDED with one transfer whose real transaction
 // hash is what the checkout reported, and a final capture refunds the account that paid.
 
 import {
@@ -201,6 +201,35 @@ test('ERC-4337 SimpleAccount, sponsored (ERC-7677) with no ETH: the bundle’s t
   // The paymaster paid: the account still holds no ETH, and it is deployed now.
   expect(await chain.getBalance({ address: wallet.address })).toBe(0n)
   expect(await chain.getCode({ address: wallet.address })).toMatch(/^0x6/)
+  await expectRefundTo(order.id, wallet.address)
+  expect(errors).toEqual([])
+})
+
+test('ERC-4337 Safe 1.4.1 with Safe4337Module (EntryPoint v0.7): its first user operation deploys it and pays', async ({
+  page,
+}) => {
+  const wallet = await createSmartAccountWallet(stacks, {
+    kind: 'safe4337',
+    ownerKey: generatePrivateKey(),
+  })
+  expect(await chain.getCode({ address: wallet.address })).toBeUndefined()
+  await setEthBalance(wallet.address, 10n ** 17n)
+  await fund(wallet.address)
+  const order = await createOrder('notebook')
+  const { errors, calls } = await openWith(page, wallet, order.path)
+  await chooseToken(page, 'USDC')
+  await reviewPayButton(page).click()
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  // No paymaster offered here: the wallet was not asked to use one, and the Safe paid its fee.
+  const sendCalls = calls.filter((c) => c.method === 'wallet_sendCalls')
+  expect(sendCalls).toHaveLength(1)
+  expect((sendCalls[0]!.params as any[])[0].capabilities?.paymasterService).toBeUndefined()
+  const ids = calls
+    .filter((c) => c.method === 'wallet_getCallsStatus')
+    .map((c) => (c.params as Hex[])[0]!)
+  await expectReportedTransfer(page, order.id, wallet.address, ids[0]!)
+  expect(await chain.getBalance({ address: wallet.address })).toBeLessThan(10n ** 17n)
   await expectRefundTo(order.id, wallet.address)
   expect(errors).toEqual([])
 })

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Hex } from 'viem'
-import { entryPoint08Address } from 'viem/account-abstraction'
+import { entryPoint07Address, entryPoint08Address } from 'viem/account-abstraction'
 import { freePort } from './freePort.js'
 
 // The package's CLI entry (its exports map offers no path to it).
@@ -29,7 +29,7 @@ export async function startBundler(options: {
   const args = [
     altoCli,
     '--entrypoints',
-    entryPoint08Address,
+    `${entryPoint07Address},${entryPoint08Address}`,
     '--executor-private-keys',
     BUNDLER_EXECUTOR_KEY,
     '--utility-private-key',

@@ -14,7 +14,7 @@ import {
   parseEther,
   zeroHash,
 } from 'viem'
-import { entryPoint08Address } from 'viem/account-abstraction'
+import { entryPoint07Address, entryPoint08Address } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
 
 const require = createRequire(import.meta.url)
@@ -35,6 +35,8 @@ const ENTRY_POINT_07_SALT: Hex =
   '0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3'
 
 const aa = (name: string) => artifact(`@account-abstraction/contracts/artifacts/${name}.json`)
+const safe4337 = (name: string) =>
+  artifact(`@safe-global/safe-4337/build/artifacts/contracts/${name}.sol/${name}.json`)
 const safe = (path: string) =>
   artifact(`@safe-global/safe-contracts/build/artifacts/contracts/${path}.json`)
 
@@ -78,6 +80,19 @@ export const deployments = (): Deployment[] => {
       deployer: DETERMINISTIC_DEPLOYER,
       salt: zeroHash,
       initCode: aa('Simple7702Account').bytecode,
+    },
+    // Safe's ERC-4337 module (v0.3.0 works with EntryPoint v0.7) and the setup it enables with.
+    {
+      name: 'Safe4337Module 0.3.0',
+      deployer: DETERMINISTIC_DEPLOYER,
+      salt: zeroHash,
+      initCode: concat([safe4337('Safe4337Module').bytecode, pad(entryPoint07Address)]),
+    },
+    {
+      name: 'SafeModuleSetup 0.3.0',
+      deployer: DETERMINISTIC_DEPLOYER,
+      salt: zeroHash,
+      initCode: safe4337('SafeModuleSetup').bytecode,
     },
     ...(
       [

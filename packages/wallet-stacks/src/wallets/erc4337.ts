@@ -1,5 +1,5 @@
 import { createSmartAccountClient } from 'permissionless'
-import { toSimpleSmartAccount } from 'permissionless/accounts'
+import { toSafeSmartAccount, toSimpleSmartAccount } from 'permissionless/accounts'
 import { createPimlicoClient } from 'permissionless/clients/pimlico'
 import {
   type Address,
@@ -11,6 +11,7 @@ import {
 } from 'viem'
 import {
   createPaymasterClient,
+  entryPoint07Address,
   entryPoint08Address,
   type SmartAccount,
   toSimple7702SmartAccount,
@@ -19,15 +20,17 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { StackEndpoints } from '../startWalletStacks.js'
 import { createTestWallet, ProviderRpcError, type TestWallet } from './wallet.js'
 
-export type SmartAccountKind = 'simple' | 'eip7702'
+export type SmartAccountKind = 'simple' | 'safe4337' | 'eip7702'
 
 type Call = { to: Address; data?: Hex; value?: Hex }
 
 /**
- * A smart wallet whose account is ERC-4337 code behind EntryPoint v0.8, sending every payment as
+ * A smart wallet whose account is ERC-4337 code behind the EntryPoint, sending every payment as
  * a user operation through the bundler, as Coinbase's, MetaMask's and Pimlico-based wallets do:
  * - `simple`: eth-infinitism's SimpleAccount (a counterfactual contract the first operation
  *   deploys), through permissionless's `toSimpleSmartAccount`;
+ * - `safe4337`: a Safe 1.4.1 proxy with Safe's ERC-4337 module 0.3.0 (EntryPoint v0.7, one
+ *   owner), deployed by its first operation, through permissionless's `toSafeSmartAccount`;
  * - `eip7702`: an EOA whose code delegates to Simple7702Account (EIP-7702; the first operation
  *   carries the authorization), through viem's `toSimple7702SmartAccount`.
  * EIP-5792: `wallet_sendCalls` answers with the user-operation hash as the call-bundle id, and
@@ -41,18 +44,22 @@ export async function createSmartAccountWallet(
 ): Promise<TestWallet & { account: SmartAccount }> {
   const client = createPublicClient({ chain: stacks.chain, transport: http(stacks.rpcUrl) })
   const owner = privateKeyToAccount(options.ownerKey)
-  const account =
+  const entryPoint =
+    options.kind === 'safe4337'
+      ? ({ address: entryPoint07Address, version: '0.7' } as const)
+      : ({ address: entryPoint08Address, version: '0.8' } as const)
+  const account: SmartAccount =
     options.kind === 'simple'
-      ? await toSimpleSmartAccount({
-          client,
-          owner,
-          entryPoint: { address: entryPoint08Address, version: '0.8' },
-        })
-      : await toSimple7702SmartAccount({ client, owner })
-  const pimlico = createPimlicoClient({
-    transport: http(stacks.bundlerUrl),
-    entryPoint: { address: entryPoint08Address, version: '0.8' },
-  })
+      ? await toSimpleSmartAccount({ client, owner, entryPoint })
+      : options.kind === 'safe4337'
+        ? await toSafeSmartAccount({
+            client,
+            owners: [owner],
+            version: '1.4.1',
+            entryPoint: { address: entryPoint07Address, version: '0.7' },
+          })
+        : await toSimple7702SmartAccount({ client, owner })
+  const pimlico = createPimlicoClient({ transport: http(stacks.bundlerUrl), entryPoint })
   const chainId = numberToHex(stacks.chain.id)
 
   const send = async (calls: Call[], paymasterUrl?: string) => {
