@@ -83,12 +83,6 @@ export async function payWithWallet(
     () => undefined,
   )
   const bundles = !!capabilities
-  // ERC-7677: the merchant's paymaster, offered only to a wallet that says it can use one here.
-  const paymasterUrl =
-    config.paymasterUrl &&
-    (capabilities?.paymasterService as { supported?: unknown } | undefined)?.supported === true
-      ? config.paymasterUrl
-      : undefined
   const sessionId = parameters.session.paymentSessionId
   const call = { to: token.address, data: encodeTransfer(to, amount) }
   // Never twice across pages: one page at a time holds the session's lock from reading the
@@ -103,7 +97,7 @@ export async function payWithWallet(
           account,
           chainId,
           call,
-          paymasterUrl,
+          capabilities,
         })
       // The wallet's client checks it is still connected with this account, on this chain.
       const wallet = await getConnectorClient(config.wagmiConfig, { chainId, account })

@@ -16,8 +16,8 @@ export async function sendWithCalls(
     account: Address
     chainId: number
     call: { to: Address; data: Hex }
-    /** An ERC-7677 paymaster service for the wallet to sponsor the fee with. */
-    paymasterUrl?: string | undefined
+    /** What the wallet reported for this chain (`wallet_getCapabilities`). */
+    capabilities?: { paymasterService?: unknown } | undefined
   },
 ): Promise<Hex | undefined> {
   // viem's actions on the wallet's client (wagmi's wrappers add nothing here but bytes).
@@ -25,11 +25,12 @@ export async function sendWithCalls(
     account: parameters.account,
     chainId: parameters.chainId,
   })
+  // ERC-7677: the merchant's paymaster, offered only to a wallet that says it can use one here.
+  const paymaster = parameters.capabilities?.paymasterService as { supported?: unknown } | undefined
+  const url = paymaster?.supported === true ? config.paymasterUrl : undefined
   const { id } = await sendCalls(client, {
     calls: [parameters.call],
-    ...(parameters.paymasterUrl
-      ? { capabilities: { paymasterService: { url: parameters.paymasterUrl } } }
-      : {}),
+    ...(url ? { capabilities: { paymasterService: { url } } } : {}),
   })
   // The bundle is accepted: from here on nothing is sent again, whatever its status says.
   const result = await waitForCallsStatus(client, {
