@@ -12,6 +12,7 @@ import {
 } from '@paysession/wallet-stacks'
 import { expect, type Page, test } from '@playwright/test'
 import type { Address, Hex } from 'viem'
+import { entryPoint08Address as entryPoint08 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import {
   chain,
@@ -261,4 +262,64 @@ test('EIP-7702: an EOA delegated to Simple7702Account pays through wallet_sendCa
   expect(receipt.from.toLowerCase()).not.toBe(wallet.address.toLowerCase()) // the bundler sent it
   await expectRefundTo(order.id, wallet.address)
   expect(errors).toEqual([])
+})
+
+test('two user operations in one bundle transaction pay two sessions: each is found by its own Transfer log', async ({
+  browser,
+}) => {
+  const bundler = (method: string, params: unknown[] = []) =>
+    fetch(stacks.bundlerUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    }).then(async (r) => {
+      const body = await r.json()
+      if (body.error) throw new Error(`${method}: ${body.error.message}`)
+      return body.result
+    })
+  const payers = await Promise.all(
+    [0, 1].map(async () => {
+      const wallet = await createSmartAccountWallet(stacks, {
+        kind: 'simple',
+        ownerKey: generatePrivateKey(),
+      })
+      await setEthBalance(wallet.address, 10n ** 17n)
+      await fund(wallet.address)
+      const context = await browser.newContext()
+      const page = await context.newPage()
+      const order = await createOrder('notebook')
+      const opened = await openWith(page, wallet, order.path)
+      await chooseToken(page, 'USDC')
+      return { wallet, context, page, order, ...opened }
+    }),
+  )
+  // The bundler holds user operations until told to send: both go out in one transaction.
+  await bundler('debug_bundler_setBundlingMode', ['manual'])
+  try {
+    for (const p of payers) {
+      await reviewPayButton(p.page).click()
+      await expect.poll(() => p.calls.filter((c) => c.method === 'wallet_sendCalls').length).toBe(1)
+    }
+    await expect
+      .poll(async () => (await bundler('debug_bundler_dumpMempool', [entryPoint08])).length)
+      .toBe(2)
+    await bundler('debug_bundler_sendBundleNow')
+  } finally {
+    await bundler('debug_bundler_setBundlingMode', ['auto'])
+  }
+  const sessions = []
+  for (const p of payers) {
+    await waitForStep(p.page, 'paid')
+    const ids = p.calls
+      .filter((c) => c.method === 'wallet_getCallsStatus')
+      .map((c) => (c.params as Hex[])[0]!)
+    sessions.push(await expectReportedTransfer(p.page, p.order.id, p.wallet.address, ids[0]!))
+    expect(p.errors).toEqual([])
+  }
+  // One transaction, two Transfers: told apart by log index, each into its own one-time wallet.
+  expect(sessions[0]!.fundingTransactionHash).toBe(sessions[1]!.fundingTransactionHash)
+  const logs = await Promise.all(sessions.map((s) => transfersTo(s.oneTimeWalletAddress)))
+  expect(logs.map((l) => l.length)).toEqual([1, 1])
+  expect(logs[0]![0]!.logIndex).not.toBe(logs[1]![0]!.logIndex)
+  for (const p of payers) await p.context.close()
 })

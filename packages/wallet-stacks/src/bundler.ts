@@ -42,6 +42,10 @@ export async function startBundler(options: {
     'false',
     '--enable-cors',
     'true',
+    // debug_bundler_setBundlingMode / sendBundleNow: tests put several user operations in one
+    // bundle transaction.
+    '--enable-debug-endpoints',
+    'true',
     '--block-time',
     '100',
     '--min-bundle-interval',
