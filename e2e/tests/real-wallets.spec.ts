@@ -63,6 +63,18 @@ async function openWith(page: Page, wallet: TestWallet, path: string, paymasterU
   return { ...watched, ...injected }
 }
 
+/** Alto's own JSON-RPC (its debug methods hold and release user operations). */
+const bundler = (method: string, params: unknown[] = []) =>
+  fetch(stacks.bundlerUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  }).then(async (r) => {
+    const body = await r.json()
+    if (body.error) throw new Error(`${method}: ${body.error.message}`)
+    return body.result
+  })
+
 /** Test USDC for an account, from a sandbox customer. */
 const fund = (to: Address, amount = '50.00') => sendToken(customers[4], 'USDC', to, units(amount))
 
@@ -267,16 +279,6 @@ test('EIP-7702: an EOA delegated to Simple7702Account pays through wallet_sendCa
 test('two user operations in one bundle transaction pay two sessions: each is found by its own Transfer log', async ({
   browser,
 }) => {
-  const bundler = (method: string, params: unknown[] = []) =>
-    fetch(stacks.bundlerUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    }).then(async (r) => {
-      const body = await r.json()
-      if (body.error) throw new Error(`${method}: ${body.error.message}`)
-      return body.result
-    })
   const payers = await Promise.all(
     [0, 1].map(async () => {
       const wallet = await createSmartAccountWallet(stacks, {
@@ -322,4 +324,42 @@ test('two user operations in one bundle transaction pay two sessions: each is fo
   expect(logs.map((l) => l.length)).toEqual([1, 1])
   expect(logs[0]![0]!.logIndex).not.toBe(logs[1]![0]!.logIndex)
   for (const p of payers) await p.context.close()
+})
+
+test('ERC-4337, reloaded while the user operation waits for its bundle: no second payment, then the real transaction', async ({
+  page,
+}) => {
+  const wallet = await createSmartAccountWallet(stacks, {
+    kind: 'simple',
+    ownerKey: generatePrivateKey(),
+  })
+  await setEthBalance(wallet.address, 10n ** 17n)
+  await fund(wallet.address)
+  const order = await createOrder('notebook')
+  const { calls } = await openWith(page, wallet, order.path)
+  await chooseToken(page, 'USDC')
+  await bundler('debug_bundler_setBundlingMode', ['manual'])
+  let userOpHash: Hex
+  try {
+    await reviewPayButton(page).click()
+    await expect
+      .poll(() => calls.filter((c) => c.method === 'wallet_getCallsStatus').length)
+      .toBeGreaterThan(0)
+    userOpHash = (calls.find((c) => c.method === 'wallet_getCallsStatus')!.params as Hex[])[0]!
+    // The wallet accepted a user operation that no transaction carries yet; the customer reloads.
+    await page.reload()
+    await expect(payButton(page)).toHaveText('Payment in progress')
+    await payButton(page).click()
+    await expect(dialog(page)).toBeVisible()
+    await expect(reviewPayButton(page)).toHaveCount(0)
+    expect(await transfersTo((await getSession(order.id)).oneTimeWalletAddress)).toHaveLength(0)
+    await bundler('debug_bundler_sendBundleNow')
+  } finally {
+    await bundler('debug_bundler_setBundlingMode', ['auto'])
+  }
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  await expectReportedTransfer(page, order.id, wallet.address, userOpHash, { reloaded: true })
+  expect(calls.filter((c) => c.method === 'wallet_sendCalls')).toHaveLength(1)
+  await expectRefundTo(order.id, wallet.address)
 })
