@@ -279,22 +279,22 @@ test('EIP-7702: an EOA delegated to Simple7702Account pays through wallet_sendCa
 test('two user operations in one bundle transaction pay two sessions: each is found by its own Transfer log', async ({
   browser,
 }) => {
-  const payers = await Promise.all(
-    [0, 1].map(async () => {
-      const wallet = await createSmartAccountWallet(stacks, {
-        kind: 'simple',
-        ownerKey: generatePrivateKey(),
-      })
-      await setEthBalance(wallet.address, 10n ** 17n)
-      await fund(wallet.address)
-      const context = await browser.newContext()
-      const page = await context.newPage()
-      const order = await createOrder('notebook')
-      const opened = await openWith(page, wallet, order.path)
-      await chooseToken(page, 'USDC')
-      return { wallet, context, page, order, ...opened }
-    }),
-  )
+  // One after the other: the funding customer sends each transfer from its own nonce.
+  const payers = []
+  for (let n = 0; n < 2; n++) {
+    const wallet = await createSmartAccountWallet(stacks, {
+      kind: 'simple',
+      ownerKey: generatePrivateKey(),
+    })
+    await setEthBalance(wallet.address, 10n ** 17n)
+    await fund(wallet.address)
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const order = await createOrder('notebook')
+    const opened = await openWith(page, wallet, order.path)
+    await chooseToken(page, 'USDC')
+    payers.push({ wallet, context, page, order, ...opened })
+  }
   // The bundler holds user operations until told to send: both go out in one transaction.
   await bundler('debug_bundler_setBundlingMode', ['manual'])
   try {
