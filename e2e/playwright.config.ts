@@ -4,7 +4,8 @@ import { defineConfig } from '@playwright/test'
 // anvil in-process: one demo for the whole run, started and stopped by global-setup.ts.
 // Two projects: `flows` runs on two workers; `exclusive` runs afterwards, alone, the tests that
 // change something every session shares (anvil's automine, the sandbox clock).
-// tests/hosted.spec.ts runs in a run of its own (hosted.config.ts), with no demo, sandbox or anvil.
+// tests/hosted.spec.ts runs in a run of its own (hosted.config.ts), with no demo, sandbox or anvil;
+// tests/real-wallets.spec.ts in one of its own too (wallets.config.ts), with the wallet stacks.
 export default defineConfig({
   testDir: 'tests',
   globalSetup: './global-setup.ts',
@@ -37,7 +38,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'flows', testIgnore: ['exclusive.spec.ts', 'hosted.spec.ts'] },
+    { name: 'flows', testIgnore: ['exclusive.spec.ts', 'hosted.spec.ts', 'real-wallets.spec.ts'] },
     { name: 'exclusive', testMatch: 'exclusive.spec.ts', dependencies: ['flows'] },
   ],
 })

@@ -44,6 +44,11 @@ export type CreatePaySessionConfigParameters = {
   /** How many times reporting a hash is retried after the first try. Default 8. */
   reportRetries?: number
   queryClient?: QueryClient
+  /**
+   * Your ERC-7677 paymaster service: a wallet that reports EIP-5792's `paymasterService` for the
+   * session's chain is asked to have it sponsor the network fee (`capabilities.paymasterService`).
+   */
+  paymasterUrl?: string | undefined
 }
 
 export type PaySessionConfig = {
@@ -57,6 +62,7 @@ export type PaySessionConfig = {
   confirmations: number
   requestTimeout: number
   reportRetries: number
+  paymasterUrl?: string | undefined
 }
 
 /**
@@ -79,6 +85,7 @@ export function createPaySessionConfig(
     polling: { ...defaultPolling, ...definedOnly(parameters.polling) },
     confirmations: parameters.confirmations ?? 1,
     reportRetries: parameters.reportRetries ?? 8,
+    ...(parameters.paymasterUrl ? { paymasterUrl: parameters.paymasterUrl } : {}),
   }
 }
 

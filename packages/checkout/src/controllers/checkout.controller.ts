@@ -44,6 +44,7 @@ const settings = (h: CheckoutHost) =>
     h.expectedCurrency,
     h.walletConnectProjectId,
     h.walletConnectRelayUrl,
+    h.paymasterUrl,
   ].join('|')
 
 /**
@@ -58,6 +59,7 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
   readonly relayUrl: string | undefined
   readonly pollInterval: number | undefined
   readonly polling: Partial<PollingSettings> | undefined
+  readonly paymasterUrl: string | undefined
   readonly walletConnectProjectId: string | undefined
   readonly walletConnectRelayUrl: string | undefined
   readonly expectedAmount: string | undefined
@@ -264,6 +266,7 @@ export class CheckoutController implements ReactiveController {
         ...(h.fetch ? { fetch: h.fetch } : {}),
         ...(h.rpcUrls ? { rpcUrls: h.rpcUrls } : {}),
         polling: { ...h.polling, ...(h.pollInterval ? { interval: h.pollInterval } : {}) },
+        ...(h.paymasterUrl ? { paymasterUrl: h.paymasterUrl } : {}),
         connectors,
       })
     } catch (error) {

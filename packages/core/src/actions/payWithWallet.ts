@@ -61,12 +61,10 @@ export async function payWithWallet(
   const chainId = network.chainId
   const { sendCalls } = parameters
   // EIP-5792: a wallet that reports capabilities on this chain gets the transfer as a call bundle.
-  const bundles =
-    !!sendCalls &&
-    (await getCapabilities(config.wagmiConfig, { account, chainId }).then(
-      (capabilities) => !!capabilities,
-      () => false,
-    ))
+  const capabilities = sendCalls
+    ? await getCapabilities(config.wagmiConfig, { account, chainId }).catch(() => undefined)
+    : undefined
+  const bundles = !!sendCalls && !!capabilities
   const sessionId = parameters.session.paymentSessionId
   const call = { to: token.address, data: encodeTransfer(to, amount) }
   // Never twice across pages: one page at a time holds the session's lock from reading the
@@ -76,7 +74,7 @@ export async function payWithWallet(
     record = startPaymentRecord(config, sessionId, payment)
     parameters.onPrompt?.()
     try {
-      if (bundles) return await sendCalls(config, { account, chainId, call })
+      if (bundles) return await sendCalls(config, { account, chainId, call, capabilities })
       // The wallet's client checks it is still connected with this account, on this chain.
       const wallet = await getConnectorClient(config.wagmiConfig, { chainId, account })
       return await sendTransaction(wallet, { from: account, ...call, chainId })

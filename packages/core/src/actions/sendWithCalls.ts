@@ -8,6 +8,8 @@ export type SendWithCallsParameters = {
   account: Address
   chainId: number
   call: { to: Address; data: Hex }
+  /** What the wallet reported for this chain (`wallet_getCapabilities`). */
+  capabilities?: { paymasterService?: unknown } | undefined
 }
 /** `sendWithCalls`, or a function that loads and calls it (`payWithWallet`'s `sendCalls`). */
 export type SendWithCalls = (
@@ -30,7 +32,13 @@ export async function sendWithCalls(
     account: parameters.account,
     chainId: parameters.chainId,
   })
-  const { id } = await sendCalls(client, { calls: [parameters.call] })
+  // ERC-7677: the merchant's paymaster, offered only to a wallet that says it can use one here.
+  const paymaster = parameters.capabilities?.paymasterService as { supported?: unknown } | undefined
+  const url = paymaster?.supported === true ? config.paymasterUrl : undefined
+  const { id } = await sendCalls(client, {
+    calls: [parameters.call],
+    ...(url ? { capabilities: { paymasterService: { url } } } : {}),
+  })
   // The bundle is accepted: from here on nothing is sent again, whatever its status says.
   const result = await waitForCallsStatus(client, {
     id,

@@ -19,6 +19,9 @@ export const ACCOUNTS_DEPLOYER_KEY: Hex = keccak256(toHex('paysession.sandbox.ac
  * The test smart-contract accounts, for wallets that are not a plain key: a minimal smart account
  * (owner: customer 0; anvil's dev account 7 submits its calls, as an ERC-4337 bundler would) and
  * a Safe-like two-owner account (customers 0 and 1: the second owner's approval executes).
+ * Ours, not Safe's or an ERC-4337 account, because the sandbox puts them on every chain, the
+ * hosted demo's in-page chain included, where no bundler or Safe SDK runs; the real stacks are
+ * proven in packages/wallet-stacks and e2e/tests/real-wallets.spec.ts (docs/wallets.md).
  */
 export type TestAccounts = {
   smartAccount: { address: Address; owner: Address; bundler: Address }

@@ -90,6 +90,7 @@ export class PaySessionCheckout extends LitElement {
     expectedCurrency: { attribute: 'expected-currency' },
     relayUrl: { attribute: 'relay-url' },
     pollInterval: { attribute: 'poll-interval', type: Number },
+    paymasterUrl: { attribute: 'paymaster-url' },
     walletConnectProjectId: { attribute: 'wallet-connect-project-id' },
     walletConnectRelayUrl: { attribute: 'wallet-connect-relay-url' },
     locale: {},
@@ -136,6 +137,11 @@ export class PaySessionCheckout extends LitElement {
    * @example checkout.polling = { idleInterval: 15_000, maxRetryDelay: 60_000 }
    */
   declare polling: Partial<PollingSettings> | undefined
+  /**
+   * Your ERC-7677 paymaster service (`paymaster-url`): smart wallets that can use one (EIP-5792
+   * `paymasterService`) are asked to have it pay the network fee.
+   */
+  declare paymasterUrl: string | undefined
   /**
    * Your WalletConnect (Reown) project id (`wallet-connect-project-id`): the checkout then offers
    * WalletConnect, its pairing shown as a QR code. Its code loads only then: the chunked

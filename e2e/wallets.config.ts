@@ -1,0 +1,14 @@
+import { defineConfig } from '@playwright/test'
+import base from './playwright.config.js'
+
+// The real wallet stacks' scenarios (tests/real-wallets.spec.ts), in a run of their own:
+// wallets-setup.ts starts the demo as global-setup.ts does, then puts Safe 1.4.1, the ERC-4337
+// EntryPoint, the Alto bundler and the ERC-7677 paymaster service on its chain
+// (@paysession/wallet-stacks). `npm test` runs this after the hosted run.
+export default defineConfig({
+  ...base,
+  globalSetup: './wallets-setup.ts',
+  globalTimeout: 4 * 60_000,
+  workers: 1,
+  projects: [{ name: 'wallets', testMatch: 'real-wallets.spec.ts' }],
+})
