@@ -8,7 +8,7 @@ export {
   parseAmount,
   unitsToDecimal,
 } from './amount.js'
-export { absoluteApiBase, normalizeApiBase } from './apiBase.js'
+export { absoluteApiBase, isSecureApiBase, normalizeApiBase } from './apiBase.js'
 export { parseCapture, parseCaptures } from './capture.js'
 export {
   type CustomerErrorCode,
@@ -17,6 +17,7 @@ export {
   type MerchantErrorCode,
   merchantMessages,
   type PaySessionErrorCode,
+  relayMessages,
 } from './codes.js'
 export { eip3009Abi, transferWithAuthorizationTypes } from './eip3009.js'
 export {

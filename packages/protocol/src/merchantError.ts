@@ -1,10 +1,16 @@
-import { customerMessages, merchantMessages, type PaySessionErrorCode } from './codes.js'
+import {
+  customerMessages,
+  merchantMessages,
+  type PaySessionErrorCode,
+  relayMessages,
+} from './codes.js'
 import { PaySessionError, type PaySessionErrorParameters } from './errors.js'
 
 /** Every code's sentence: the one codes table. */
 export const shortMessages: Record<PaySessionErrorCode, string> = {
   ...customerMessages,
   ...merchantMessages,
+  ...relayMessages,
 }
 
 export const paySessionErrorCodes = Object.keys(shortMessages) as PaySessionErrorCode[]
