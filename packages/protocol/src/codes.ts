@@ -90,7 +90,7 @@ export const relayMessages = {
 export type MerchantErrorCode = keyof typeof merchantMessages | keyof typeof relayMessages
 export type PaySessionErrorCode = CustomerErrorCode | MerchantErrorCode
 
-/** Whether the value is one of the SDK's codes (either half of the table). */
+/** Whether the value is one of the SDK's codes (any part of the table). */
 export function isPaySessionErrorCode(value: unknown): value is PaySessionErrorCode {
   return (
     typeof value === 'string' &&
