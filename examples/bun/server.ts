@@ -1,6 +1,9 @@
 import { createShop } from '@paysession/example-shop'
+import { createFileRelayStore } from '@paysession/server/node'
 
-const shop = createShop(Bun.env)
+const shop = createShop(Bun.env, {
+  relayStore: createFileRelayStore(Bun.env.RELAY_STORE_FILE ?? 'relay.json'),
+})
 
 Bun.serve({
   port: Number(Bun.env.PORT ?? 8787),

@@ -1,6 +1,10 @@
 import { createShop } from '@paysession/example-shop'
+// Deno runs the Node adapter's file store through its node:fs.
+import { createFileRelayStore } from '@paysession/server/node'
 
-const shop = createShop(Deno.env.toObject())
+const shop = createShop(Deno.env.toObject(), {
+  relayStore: createFileRelayStore(Deno.env.get('RELAY_STORE_FILE') ?? 'relay.json'),
+})
 const routes: Record<string, (request: Request) => Promise<Response>> = {
   'GET /': shop.checkout,
   'POST /webhooks/paysession': shop.webhook,

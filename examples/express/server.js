@@ -1,8 +1,10 @@
 import { createShop } from '@paysession/example-shop'
-import { toNodeListener } from '@paysession/server/node'
+import { createFileRelayStore, toNodeListener } from '@paysession/server/node'
 import express from 'express'
 
-const shop = createShop(process.env)
+const shop = createShop(process.env, {
+  relayStore: createFileRelayStore(process.env.RELAY_STORE_FILE ?? 'relay.json'),
+})
 const app = express()
 
 // The signature covers the raw bytes: give the webhook route express.raw() (or no body

@@ -1,8 +1,11 @@
 import { serve } from '@hono/node-server'
 import { createShop } from '@paysession/example-shop'
+import { createFileRelayStore } from '@paysession/server/node'
 import { Hono } from 'hono'
 
-const shop = createShop(process.env)
+const shop = createShop(process.env, {
+  relayStore: createFileRelayStore(process.env.RELAY_STORE_FILE ?? 'relay.json'),
+})
 const app = new Hono()
 
 // c.req.raw is the untouched Request: its body is still the raw bytes the signature covers.

@@ -1,8 +1,10 @@
 import { createServer } from 'node:http'
 import { createShop } from '@paysession/example-shop'
-import { toNodeListener } from '@paysession/server/node'
+import { createFileRelayStore, toNodeListener } from '@paysession/server/node'
 
-const shop = createShop(process.env)
+const shop = createShop(process.env, {
+  relayStore: createFileRelayStore(process.env.RELAY_STORE_FILE ?? 'relay.json'),
+})
 const routes = {
   'GET /': toNodeListener(shop.checkout),
   // The listener hands the handler the raw bytes, which the signature covers.

@@ -1,7 +1,12 @@
+import type { RelayStore } from '@paysession/server/relay'
+
 type Handler = (request: Request) => Promise<Response>
 
 /** The example merchant's handlers (shop.js). */
-export function createShop(env: Record<string, string | undefined>): {
+export function createShop(
+  env: Record<string, string | undefined>,
+  parts?: { relayStore?: RelayStore },
+): {
   checkout: Handler
   webhook: Handler
   relay: Handler

@@ -11,8 +11,11 @@ import { createRelayHandler } from '@paysession/server/relay'
  * - `relay`: submits a customer's gasless authorization (EIP-3009), or refuses it.
  *
  * @param {Record<string, string | undefined>} env where each runtime keeps its configuration
+ * @param {{ relayStore?: import('@paysession/server/relay').RelayStore }} parts the runtime's
+ *   durable storage for what the relay sent (a file on Node, a KV namespace on Workers); without
+ *   it there is no relay
  */
-export function createShop(env) {
+export function createShop(env, { relayStore } = {}) {
   const paysession = createPaySessionClient({
     apiBase: env.PAYSESSION_API_URL,
     apiKey: env.PAYSESSION_API_KEY,
@@ -50,12 +53,15 @@ export function createShop(env) {
     },
   })
 
-  const relay = createRelayHandler({
-    client: paysession,
-    relayer: env.RELAYER_KEY,
-    // e.g. {"BASE":{"chainId":8453,"rpcUrl":"https://…","tokens":{"USDC":"0x8335…2913"}}}
-    networks: JSON.parse(env.PAYSESSION_RELAY_NETWORKS ?? '{}'),
-  })
+  const relay = relayStore
+    ? createRelayHandler({
+        client: paysession,
+        relayer: env.RELAYER_KEY,
+        // e.g. {"BASE":{"chainId":8453,"rpcUrl":"https://…","tokens":{"USDC":"0x8335…2913"}}}
+        networks: JSON.parse(env.PAYSESSION_RELAY_NETWORKS ?? '{}'),
+        store: relayStore,
+      })
+    : () => Promise.resolve(new Response(null, { status: 404 }))
 
   return { checkout, webhook, relay }
 }
