@@ -1,7 +1,7 @@
 // Size budgets of the script-tag build (gzip, level 9), checked in CI:
 // - the first file, which paints the button: at most 12 KB;
 // - everything loaded for a complete payment (the first file, the session read and dialog chunks
-//   and their static imports, plus the largest language chunk; English's is the smallest): at
+//   and their static imports, plus the largest language chunk): at
 //   most 65 KB, with every dependency as it ships (test/modules.test.ts). What loads when, and
 //   how to see where bytes come from: scripts/size-by-module.mjs and docs/checkout.md, Size;
 // - the single-file build (paysession-checkout.full.js: every lazy part inside, the EIP-5792 and
@@ -11,6 +11,7 @@
 //   may hold any of it.
 import { readdirSync, readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
+import { languageTags } from './languages.mjs'
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 const dir = new URL(`../dist/cdn/${version}/`, import.meta.url)
@@ -43,11 +44,14 @@ const first = closure([entry])
 const lazy = imports(entry, true)
 const dialog = lazy.find((file) => file.startsWith('checkout.dialog'))
 if (!dialog) throw new Error('no dialog chunk imported lazily by the first file')
-// Each language is a chunk the first file imports lazily, beside the dialog and the button's read.
-const catalogs = lazy.filter((file) => /^(de|en|es|fr|it|ja|ko|nl|pt-BR|zh-CN)\.js$/.test(file))
+// Each language (a file of src/i18n/) is a chunk the first file imports lazily, beside the dialog
+// and the button's read.
+const languages = languageTags().map((tag) => `${tag}.js`)
+const catalogs = lazy.filter((file) => languages.includes(file))
 const reader = lazy.find((file) => file.startsWith('preview.read'))
 if (!reader) throw new Error('no session read chunk imported lazily by the first file')
-if (catalogs.length < 10) throw new Error(`expected 10 language chunks, found ${catalogs.length}`)
+if (catalogs.length !== languages.length)
+  throw new Error(`expected ${languages.length} language chunks, found ${catalogs.length}`)
 const locale = catalogs.reduce((max, file) => Math.max(max, gzip(file)), 0)
 const payment = closure([entry, reader, dialog])
 const firstSize = [...first].reduce((sum, file) => sum + gzip(file), 0)

@@ -4,8 +4,7 @@ import { type CSSResult, html, LitElement, nothing } from 'lit'
 import { type ButtonStatus, PreviewController } from '../../controllers/preview.controller.js'
 import { PaySessionCloseEvent } from '../../events/close.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
-import { type ButtonStrings, button } from '../../i18n/button.js'
-import { type Catalog, languageOf, loadCatalog } from '../../i18n/catalogs.js'
+import { type Catalog, loadCatalog } from '../../i18n/catalogs.js'
 import { format } from '../../i18n/format.js'
 import { styles } from './checkout.styles.js'
 
@@ -251,9 +250,12 @@ export class PaySessionCheckout extends LitElement {
     return this.renderRoot.querySelector('[part~="button"]')
   }
 
-  /** This language's strings; the English button's are built in, others wait for their chunk. */
-  get _strings(): ButtonStrings | undefined {
-    return this._catalog ?? (languageOf(this.resolvedLocale) === 'en' ? button : undefined)
+  /**
+   * This language's strings, once its file's chunk is in. It loads beside the session read, which
+   * the button waits for anyway, so English is a chunk like every language, not first-file bytes.
+   */
+  get _strings(): Catalog | undefined {
+    return this._catalog
   }
 
   override willUpdate() {
@@ -311,12 +313,11 @@ export class PaySessionCheckout extends LitElement {
   }
 
   override render() {
-    const strings = this._strings
-    const t = strings ?? button
-    // Until this language's words are in (a few ms), the button says nothing rather than English.
-    const status = strings ? this.preview.status(this.state) : 'payLoading'
+    const t = this._strings
+    // Until this language's words are in (a few ms), the button says nothing.
+    const status = t ? this.preview.status(this.state) : 'payLoading'
     const total = this.preview.total(this.state)
-    const label = !strings ? '…' : status === 'pay' ? format(t.pay, { amount: total! }) : t[status]
+    const label = !t ? '…' : status === 'pay' ? format(t.pay, { amount: total! }) : t[status]
     const busy = status === 'payLoading'
     const logo = safeImageUrl(this.merchantLogo)
     return html`
@@ -339,7 +340,8 @@ export class PaySessionCheckout extends LitElement {
         @cancel=${(event: Event) => event.preventDefault()}
       >
         ${
-          this._open
+          // open() waits for the words: the dialog is drawn with them.
+          this._open && t
             ? html`
               <div class="header" part="header">
                 ${
