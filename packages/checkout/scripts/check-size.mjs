@@ -1,7 +1,7 @@
 // Size budgets of the script-tag build (gzip, level 9), checked in CI:
 // - the first file, which paints the button: at most 12 KB;
 // - everything loaded for a complete payment (the first file, the session read and dialog chunks
-//   and their static imports, plus the largest language chunk): at
+//   and their static imports, plus the largest language chunk; English's is in the first file): at
 //   most 65 KB, with every dependency as it ships (test/modules.test.ts). What loads when, and
 //   how to see where bytes come from: scripts/size-by-module.mjs and docs/checkout.md, Size;
 // - the single-file build (paysession-checkout.full.js: every lazy part inside, the EIP-5792 and
@@ -44,9 +44,11 @@ const first = closure([entry])
 const lazy = imports(entry, true)
 const dialog = lazy.find((file) => file.startsWith('checkout.dialog'))
 if (!dialog) throw new Error('no dialog chunk imported lazily by the first file')
-// Each language (a file of src/i18n/) is a chunk the first file imports lazily, beside the dialog
-// and the button's read.
-const languages = languageTags().map((tag) => `${tag}.js`)
+// Each language but English (in the first file) is a chunk the first file imports lazily, beside
+// the dialog and the button's read.
+const languages = languageTags()
+  .filter((tag) => tag !== 'en')
+  .map((tag) => `${tag}.js`)
 const catalogs = lazy.filter((file) => languages.includes(file))
 const reader = lazy.find((file) => file.startsWith('preview.read'))
 if (!reader) throw new Error('no session read chunk imported lazily by the first file')

@@ -4,7 +4,8 @@ import { type CSSResult, html, LitElement, nothing } from 'lit'
 import { type ButtonStatus, PreviewController } from '../../controllers/preview.controller.js'
 import { PaySessionCloseEvent } from '../../events/close.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
-import { type Catalog, loadCatalog } from '../../i18n/catalogs.js'
+import { type Catalog, languageOf, loadCatalog } from '../../i18n/catalogs.js'
+import { catalog as english } from '../../i18n/en.js'
 import { format } from '../../i18n/format.js'
 import { styles } from './checkout.styles.js'
 
@@ -251,11 +252,11 @@ export class PaySessionCheckout extends LitElement {
   }
 
   /**
-   * This language's strings, once its file's chunk is in. It loads beside the session read, which
-   * the button waits for anyway, so English is a chunk like every language, not first-file bytes.
+   * This language's strings. English's file is in the first file: the language every other one
+   * falls back to, and the words of a button whose chunks cannot load. Others wait for their chunk.
    */
   get _strings(): Catalog | undefined {
-    return this._catalog
+    return this._catalog ?? (languageOf(this.resolvedLocale) === 'en' ? english : undefined)
   }
 
   override willUpdate() {
@@ -313,11 +314,12 @@ export class PaySessionCheckout extends LitElement {
   }
 
   override render() {
-    const t = this._strings
-    // Until this language's words are in (a few ms), the button says nothing.
-    const status = t ? this.preview.status(this.state) : 'payLoading'
+    const strings = this._strings
+    const t = strings ?? english
+    // Until this language's words are in (a few ms), the button says nothing rather than English.
+    const status = strings ? this.preview.status(this.state) : 'payLoading'
     const total = this.preview.total(this.state)
-    const label = !t ? '…' : status === 'pay' ? format(t.pay, { amount: total! }) : t[status]
+    const label = !strings ? '…' : status === 'pay' ? format(t.pay, { amount: total! }) : t[status]
     const busy = status === 'payLoading'
     const logo = safeImageUrl(this.merchantLogo)
     return html`
@@ -340,8 +342,7 @@ export class PaySessionCheckout extends LitElement {
         @cancel=${(event: Event) => event.preventDefault()}
       >
         ${
-          // open() waits for the words: the dialog is drawn with them.
-          this._open && t
+          this._open
             ? html`
               <div class="header" part="header">
                 ${
