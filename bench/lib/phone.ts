@@ -41,9 +41,12 @@ export async function phoneProfile(
   browser: Browser,
   newCheckout: () => Promise<string>,
 ): Promise<void> {
-  const reference = referenceBuild({ build: !smoke }) as
-    | { ref: string; commit: string; dir: string; error?: undefined }
-    | { error: string }
+  const reference = referenceBuild({ build: !smoke }) as {
+    ref: string
+    commit: string
+    dir: string
+    error?: string
+  }
 
   /** Serves the reference build's files for /cdn/, and its integrity hash in the page. */
   async function serveReference(context: BrowserContext, dir: string) {
