@@ -130,7 +130,7 @@ try {
     },
   ])
   printTable('HTTP requests of one checkout to the service and the chain', counts)
-  await phoneProfile(demo, browser, newCheckout)
+  await phoneProfile(demo, newCheckout)
 } finally {
   await browser.close()
   await demo.stop()

@@ -11,11 +11,13 @@
 //   Wallet as soon as it is offered, until the wallet gets `eth_requestAccounts`;
 // - review "Pay" → transaction prompt: the payment's checks (session, balance, capabilities)
 //   until the wallet gets `eth_sendTransaction`.
-// The reference build is served in place of ours by routing /cdn/ (and its integrity hash).
+// The reference build is served in place of ours by routing /cdn/ to a static server of its
+// folder (and its integrity hash into the page).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from '@playwright/test'
-import type { startDemoProcess } from './demo-process.ts'
+import { type BrowserContext, chromium, type Page } from '@playwright/test'
+import { serveStatic } from '../../scripts/serve-static.mjs'
+import { chromiumLaunchOptions, type startDemoProcess } from './demo-process.ts'
 import { smoke } from './ports.ts'
 // @ts-expect-error: plain JavaScript, shared with size/run.mjs
 import { referenceBuild } from './reference.mjs'
@@ -36,11 +38,16 @@ const REVIEW_PAY = 'Pay 24.50 USDC'
 type Demo = Awaited<ReturnType<typeof startDemoProcess>>
 
 /** Runs the phone profile on the running demo and prints its table. */
-export async function phoneProfile(
-  demo: Demo,
-  browser: Browser,
-  newCheckout: () => Promise<string>,
-): Promise<void> {
+export async function phoneProfile(demo: Demo, newCheckout: () => Promise<string>): Promise<void> {
+  // Its own browser: the reference's page is served by the route below, and Chromium treats a
+  // page it did not fetch as public, refusing its requests to the loopback service and chain.
+  const browser = await chromium.launch({
+    ...chromiumLaunchOptions,
+    args: [
+      ...chromiumLaunchOptions.args,
+      '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests',
+    ],
+  })
   const reference = referenceBuild({ build: !smoke }) as {
     ref: string
     commit: string
@@ -48,21 +55,22 @@ export async function phoneProfile(
     error?: string
   }
 
-  /** Serves the reference build's files for /cdn/, and its integrity hash in the page. */
-  async function serveReference(context: BrowserContext, dir: string) {
+  /**
+   * The reference build's files for /cdn/: each request goes on, over the throttled network, to a
+   * static server of the reference's folder, uncompressed as the demo serves ours; its integrity
+   * hash replaces ours in the page.
+   */
+  async function serveReference(context: BrowserContext, dir: string, origin: string) {
     const sri = JSON.parse(readFileSync(join(dir, 'sri.json'), 'utf8')) as Record<string, string>
-    await context.route(`${demo.url}/cdn/**`, (route) => {
-      const file = new URL(route.request().url()).pathname.slice('/cdn/'.length)
-      route.fulfill({
-        path: join(dir, file),
-        contentType: 'text/javascript',
-        headers: { 'access-control-allow-origin': '*' },
-      })
-    })
+    await context.route(`${demo.url}/cdn/**`, (route) =>
+      route.continue({ url: `${origin}/${new URL(route.request().url()).pathname.slice(5)}` }),
+    )
     await context.route(`${demo.url}/checkout/**`, async (route) => {
+      // The page only: its live updates are a stream that must pass through untouched.
+      if (route.request().resourceType() !== 'document') return route.continue()
       const response = await route.fetch()
       const body = (await response.text()).replace(
-        /integrity="sha384-[^"]+"/,
+        /integrity="sha384-[^"]+"/g,
         `integrity="${sri['paysession-checkout.js']}"`,
       )
       route.fulfill({ response, body })
@@ -121,21 +129,29 @@ export async function phoneProfile(
   const times = new Map(
     builds.map((b) => [b.name, { connect: [] as number[], transaction: [] as number[] }]),
   )
-  for (let i = 0; i < RUNS; i++)
-    for (const build of builds) {
-      const context = await browser.newContext()
-      if (build.dir) await serveReference(context, build.dir)
-      const page = await context.newPage()
-      const cdp = await context.newCDPSession(page)
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
-      await cdp.send('Network.enable')
-      await cdp.send('Network.emulateNetworkConditions', fast4g)
-      await page.addInitScript(watch)
-      const result = await run(page)
-      times.get(build.name)!.connect.push(result.connect)
-      times.get(build.name)!.transaction.push(result.transaction)
-      await context.close()
-    }
+  const referenceServer = reference.error ? undefined : await serveStatic({ folder: reference.dir })
+  try {
+    for (let i = 0; i < RUNS; i++)
+      for (const build of builds) {
+        const context = await browser.newContext()
+        if (build.dir) await serveReference(context, build.dir, referenceServer!.origin)
+        const page = await context.newPage()
+        if (process.env.BENCH_VERBOSE)
+          page.on('console', (m) => console.log(build.name, m.type(), m.text()))
+        const cdp = await context.newCDPSession(page)
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+        await cdp.send('Network.enable')
+        await cdp.send('Network.emulateNetworkConditions', fast4g)
+        await page.addInitScript(watch)
+        const result = await run(page)
+        times.get(build.name)!.connect.push(result.connect)
+        times.get(build.name)!.transaction.push(result.transaction)
+        await context.close()
+      }
+  } finally {
+    await browser.close()
+    await referenceServer?.close()
+  }
 
   const median = (values: number[]) =>
     percentile(
