@@ -19,9 +19,11 @@ import { gzipSync } from 'node:zlib'
 import { chromium, type Page } from '@playwright/test'
 import { serveStatic } from '../scripts/serve-static.mjs'
 import { chromiumLaunchOptions } from './lib/demo-process.ts'
+import { smoke } from './lib/ports.ts'
 import { percentile, printTable } from './lib/sandbox-process.ts'
 
-const RUNS = Number(process.env.BENCH_HOSTED_RUNS ?? 10)
+const RUNS = Number(process.env.BENCH_HOSTED_RUNS ?? (smoke ? 1 : 10))
+const RETURN_VISITS = smoke ? 1 : 3
 const demo = fileURLToPath(new URL('../apps/demo', import.meta.url))
 const folder = join(demo, 'dist', 'hosted')
 execFileSync(join('node_modules', '.bin', 'vite'), ['build', '--config', 'vite.hosted.config.ts'], {
@@ -145,7 +147,7 @@ async function measure(runs: number, throttle: typeof slow | undefined): Promise
     const m = await marks(page)
     times.shop.push(m.shop!)
     times.ready.push(m.ready!)
-    if (i < 3) {
+    if (i < RETURN_VISITS) {
       // A return visit with a paid order in it: the saved chain is replayed on load.
       await page.locator('li.product').first().getByRole('button', { name: 'Buy' }).click()
       await page.waitForURL(/#\/checkout\//)
@@ -162,7 +164,7 @@ let local: Times
 let throttled: Times
 try {
   local = await measure(RUNS, undefined)
-  throttled = await measure(Math.max(3, Math.round(RUNS / 2)), slow)
+  throttled = await measure(smoke ? 1 : Math.max(3, Math.round(RUNS / 2)), slow)
 } finally {
   await browser.close()
   await server.close()

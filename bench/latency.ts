@@ -1,16 +1,20 @@
 // Latency benchmark: real payments through the demo's script-tag checkout page in Chromium,
 // paid by the Sandbox Wallet (auto-approve). Measures, in the page, the time from the funding
 // transaction's receipt to the widget showing paid, and counts the checkout's HTTP requests
-// (total, while paid, and after the terminal status).
+// (total, while paid, and after the terminal status). Then the phone profile (lib/phone.ts):
+// click "Pay" → wallet prompt, throttled, against the reference build in the same run.
 import { chromium, type Page } from '@playwright/test'
 import { chromiumLaunchOptions, startDemoProcess } from './lib/demo-process.ts'
+import { phoneProfile } from './lib/phone.ts'
+import { freePorts, smoke } from './lib/ports.ts'
 import { percentile, printTable } from './lib/sandbox-process.ts'
 
-const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 30)
-const WINDOW_MS = Number(process.env.BENCH_QUIET_WINDOW_MS ?? 10_000)
-const COUNTED = Number(process.env.BENCH_COUNTED ?? 3)
+const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? (smoke ? 1 : 30))
+const WINDOW_MS = Number(process.env.BENCH_QUIET_WINDOW_MS ?? (smoke ? 500 : 10_000))
+const COUNTED = Number(process.env.BENCH_COUNTED ?? (smoke ? 1 : 3))
 
-const demo = await startDemoProcess({ demo: 3430, api: 4430, chain: 8830 })
+const [demoPort, apiPort, chainPort] = await freePorts(3)
+const demo = await startDemoProcess({ demo: demoPort!, api: apiPort!, chain: chainPort! })
 const browser = await chromium.launch(chromiumLaunchOptions)
 
 async function newCheckout(): Promise<string> {
@@ -35,6 +39,9 @@ async function rpc(method: string, params: unknown[]) {
 }
 
 const widget = (page: Page) => page.locator('paysession-checkout')
+/** The demo's mug, as the button says it and as the review pays it. */
+const PAY = 'Pay $24.50'
+const REVIEW_PAY = 'Pay 24.50 USDC'
 
 try {
   const latencies: number[] = []
@@ -61,12 +68,16 @@ try {
     })
     await page.goto(`${demo.url}/checkout/${id}?wallet=autoapprove`)
     const t0 = Date.now()
-    await widget(page).getByRole('button', { name: /^Pay / }).click()
+    // Exact names: the review also offers "Pay without network fees".
+    await widget(page).getByRole('button', { name: PAY, exact: true }).click()
     await widget(page)
       .getByRole('button', { name: /Sandbox Wallet/ })
       .click()
     await widget(page).getByRole('button', { name: /USDC/ }).click()
-    await widget(page).getByRole('dialog').getByRole('button', { name: /^Pay / }).click()
+    await widget(page)
+      .getByRole('dialog')
+      .getByRole('button', { name: REVIEW_PAY, exact: true })
+      .click()
     await page.waitForFunction(() => (window as any).__marks['paysession-paid'], null, {
       timeout: 30_000,
     })
@@ -119,6 +130,7 @@ try {
     },
   ])
   printTable('HTTP requests of one checkout to the service and the chain', counts)
+  await phoneProfile(demo, newCheckout)
 } finally {
   await browser.close()
   await demo.stop()

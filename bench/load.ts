@@ -1,13 +1,17 @@
 // Load benchmark: many open sessions, concurrent pollers doing GET /payment-sessions/{id}
 // with their session tokens against a sandbox in its own process. Prints requests/s and
 // p50/p99 latency per concurrency level. Traffic stays on 127.0.0.1, bounded in time.
+import { freePorts, smoke } from './lib/ports.ts'
 import { percentile, printTable, startSandboxProcess } from './lib/sandbox-process.ts'
 
-const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 500)
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
-const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,10,50,100').split(',').map(Number)
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? (smoke ? 5 : 500))
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (smoke ? 0.5 : 5))
+const LEVELS = (process.env.BENCH_CONCURRENCY ?? (smoke ? '1,2' : '1,10,50,100'))
+  .split(',')
+  .map(Number)
 
-const sb = await startSandboxProcess(4610, 8610)
+const [apiPort, chainPort] = await freePorts(2)
+const sb = await startSandboxProcess(apiPort!, chainPort!)
 try {
   const sessions: { id: string; token: string }[] = []
   for (let i = 0; i < SESSIONS; i++) {

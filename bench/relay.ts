@@ -25,9 +25,10 @@ import {
   toHex,
 } from 'viem'
 import { generatePrivateKey, nonceManager, privateKeyToAccount } from 'viem/accounts'
+import { smoke } from './lib/ports.ts'
 import { percentile, printTable } from './lib/sandbox-process.ts'
 
-const SESSIONS = Number(process.env.BENCH_RELAY_SESSIONS ?? 100)
+const SESSIONS = Number(process.env.BENCH_RELAY_SESSIONS ?? (smoke ? 3 : 100))
 const artifacts = createRequire(import.meta.url)('@paysession/sandbox/artifacts/contracts.json')
 const mintAbi = [
   {

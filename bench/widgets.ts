@@ -4,19 +4,21 @@
 // request after a checkout's first) and, apart, of the opening reads all checkouts make at once.
 import { createPaySessionConfig, watchSession } from '@paysession/core'
 import { environmentManager } from '@tanstack/query-core'
+import { freePorts, smoke } from './lib/ports.ts'
 import { percentile, printTable, startSandboxProcess } from './lib/sandbox-process.ts'
 
 // Node has no window: let query-core schedule refetch timers as a browser would.
 environmentManager.setIsServer(() => false)
 
-const LEVELS = (process.env.BENCH_WIDGETS ?? '100,500,1000').split(',').map(Number)
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
+const LEVELS = (process.env.BENCH_WIDGETS ?? (smoke ? '5' : '100,500,1000')).split(',').map(Number)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 8))
 const INTERVAL = Number(process.env.BENCH_INTERVAL_MS ?? 1000)
 // BENCH_JITTER=0 polls on the exact schedule (as before polls were spread), for comparison.
 const JITTER =
   process.env.BENCH_JITTER === undefined ? {} : { jitter: Number(process.env.BENCH_JITTER) }
 
-const sb = await startSandboxProcess(4620, 8620)
+const [apiPort, chainPort] = await freePorts(2)
+const sb = await startSandboxProcess(apiPort!, chainPort!)
 try {
   const rows = []
   for (const widgets of LEVELS) {
@@ -51,7 +53,7 @@ try {
           }
         },
       })
-      return watchSession(config, {
+      const unwatch = watchSession(config, {
         sessionId: s.paymentSessionId,
         sessionToken: s.paymentSessionToken,
         isActive: () => true,
@@ -60,6 +62,11 @@ try {
           errors++
         },
       })
+      return () => {
+        unwatch()
+        // Its queries' garbage-collection timers would keep Node running for minutes.
+        config.queryClient.clear()
+      }
     })
     const t0 = performance.now()
     await new Promise((r) => setTimeout(r, SECONDS * 1000))

@@ -20,3 +20,5 @@ sh scripts/ensure-chromium.sh
 $PNPM --filter @paysession/checkout run test:browser
 $PNPM --filter @paysession/checkout run test:registry
 $PNPM --filter @paysession/e2e test
+# Every bench once with tiny sizes (bench/README.md): proves each still runs.
+$PNPM --filter @paysession/bench smoke

@@ -1,12 +1,22 @@
 // Bundle size, side by side in one run: our script-tag build vs. the minimal
 // "connect a wallet and pay 10 USDC" app of other checkout / wallet SDKs.
-// Method: bench/size/README.md. Usage: node bench/size/run.mjs (writes bench/size/results.json)
+// Method: bench/size/README.md. Usage: node bench/size/run.mjs (writes bench/size/dist/results.json,
+// ignored by git: a run's figures belong to its machine and day; the README keeps the table).
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import os from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
+import { referenceBuild } from '../lib/reference.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const repo = resolve(here, '../..')
@@ -106,27 +116,27 @@ const isAsset = (f) => /\.(m?js|css)$/.test(f)
 // - full payment: the entry + the lazily imported session read and dialog chunks + their static
 //   imports, plus the largest locale catalog (a payment loads at most one). viem's lazy ccip / secp256k1 chunks are
 //   not loaded by an injected-wallet payment, so they only count in the "every file" row.
-const readOurs = (file) => readFileSync(join(oursDir, file), 'utf8')
-const ourImports = (file, dynamic) => {
-  const re = dynamic
-    ? /import\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)/g
-    : /(?:from|import)\s*["'`]\.\/([^"'`]+)["'`]/g
-  return [...readOurs(file).matchAll(re)].map((m) => m[1])
-}
-const staticClosure = (files) => {
-  const seen = new Set()
-  const visit = (f) => {
-    if (seen.has(f) || !existsSync(join(oursDir, f))) return
-    seen.add(f)
-    for (const next of ourImports(f, false)) visit(next)
-  }
-  files.forEach(visit)
-  return [...seen]
-}
 // A language's chunk is its locale, unhashed (de.js, pt-BR.js), imported lazily by the first file.
 const isLocale = (file) => /^[a-z]{2}(?:-[A-Za-z]{2,4})?\.js$/.test(file)
 
-function measureOurs() {
+function measureOurs(oursDir) {
+  const readOurs = (file) => readFileSync(join(oursDir, file), 'utf8')
+  const ourImports = (file, dynamic) => {
+    const re = dynamic
+      ? /import\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)/g
+      : /(?:from|import)\s*["'`]\.\/([^"'`]+)["'`]/g
+    return [...readOurs(file).matchAll(re)].map((m) => m[1])
+  }
+  const staticClosure = (files) => {
+    const seen = new Set()
+    const visit = (f) => {
+      if (seen.has(f) || !existsSync(join(oursDir, f))) return
+      seen.add(f)
+      for (const next of ourImports(f, false)) visit(next)
+    }
+    files.forEach(visit)
+    return [...seen]
+  }
   if (!existsSync(join(oursDir, OURS_FIRST))) {
     return {
       error: `not built — run the build (\`npm run build\`): no ${relative(repo, join(oursDir, OURS_FIRST))}`,
@@ -163,9 +173,8 @@ function measureOurs() {
     payment = every
     method = 'no dialog chunk found: every file of dist/cdn'
   }
-  const pkg = JSON.parse(readFileSync(join(repo, 'packages/checkout/package.json'), 'utf8'))
   return {
-    version: pkg.version,
+    version: oursDir.split('/').pop(),
     first: { ...sizeOf(abs(first)), list: first },
     full: { ...sizeOf(abs(payment)), list: payment },
     every: { ...sizeOf(abs(every)), list: every },
@@ -360,8 +369,13 @@ async function measureCompetitors() {
 // ---------------------------------------------------------------- table
 
 const started = Date.now()
-const ours = measureOurs()
-const comp = await measureCompetitors()
+const smoke = process.env.BENCH_SMOKE === '1'
+const ours = measureOurs(oursDir)
+// The same rows for the reference build (bench/lib/reference.mjs), side by side.
+const reference = referenceBuild({ build: !smoke })
+const theirs = reference.error ? reference : measureOurs(reference.dir)
+// The quick pass of npm test (BENCH_SMOKE=1) measures ours only: the other SDKs need an install.
+const comp = smoke ? [] : await measureCompetitors()
 const compRows = Array.isArray(comp) ? comp : comp.rows
 const bundler = Array.isArray(comp) ? 'n/a' : comp.bundler
 const oursFull = ours.full?.gzip
@@ -406,6 +420,24 @@ if (ours.error) {
     ratio(every.gzip, oursFull),
     '1.0×',
   ])
+}
+if (theirs.error) failures.push(`reference build: ${theirs.error}`)
+else {
+  const v = `${reference.ref} (${reference.commit.slice(0, 7)})`
+  for (const [what, part] of [
+    ['first file', theirs.first],
+    ['full payment', theirs.full],
+  ])
+    rows.push([
+      `reference: ${what}`,
+      v,
+      part.list.length,
+      kb(part.min),
+      kb(part.gzip),
+      kb(theirs.first.gzip),
+      ratio(part.gzip, what === 'first file' ? oursFirst : oursFull),
+      ratio(theirs.first.gzip, oursFirst),
+    ])
 }
 for (const r of compRows) {
   const version = Object.entries(r.versions ?? {})
@@ -486,7 +518,8 @@ const results = {
   table: md,
   failures: failures.join('\n'),
 }
-writeFileSync(join(here, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
+mkdirSync(outRoot, { recursive: true })
+writeFileSync(join(outRoot, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
 
 console.log(
   `\nBundle size: <paysession-checkout> vs. "connect a wallet and pay 10 USDC" with other SDKs\n`,
@@ -495,5 +528,5 @@ console.log(md)
 if (failures.length) console.log(`\n${failures.map((f) => `- ${f}`).join('\n')}`)
 console.log(`\n${notes.join('\n')}`)
 console.log(
-  `Written: ${relative(repo, join(here, 'results.json'))} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  `Written: ${relative(repo, join(outRoot, 'results.json'))} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
 )

@@ -3,10 +3,13 @@
 // - paysession-checkout.full.js: the same element with every chunk inlined, so one `integrity`
 //   attribute pins every byte that runs (without WalletConnect);
 // - walletconnect.js: WalletConnect's connector, fetched only when a checkout has a project id;
-// - sri.json: the SHA-384 Subresource Integrity hash of every .js file in the folder.
+// - sri.json: the SHA-384 Subresource Integrity hash of every .js file in the folder;
+// - dist/cdn.modules.json (not shipped): the dependency modules each build bundles, which
+//   test/modules.test.ts compares with what an app's bundler takes from the npm build.
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { build } from 'vite'
+import { dependencyModules } from './dependencyModules.mjs'
 
 const root = new URL('..', import.meta.url)
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
@@ -52,29 +55,45 @@ const extra = grouped?.imports.filter(
   (file) => !/^(paysession-checkout|rolldown-runtime)/.test(file),
 )
 if (!grouped || extra.length) throw new Error(`the session read chunk imports ${extra}`)
-await build({
-  configFile,
-  logLevel: 'warn',
-  // vite.config.ts leaves WalletConnect out of the single file.
-  mode: 'single-file',
-  build: {
-    lib: { fileName: () => 'paysession-checkout.full.js' },
-    rolldownOptions: { output: { codeSplitting: false } },
-  },
-})
+const single = outputOf(
+  await build({
+    configFile,
+    logLevel: 'warn',
+    // vite.config.ts leaves WalletConnect out of the single file.
+    mode: 'single-file',
+    build: {
+      lib: { fileName: () => 'paysession-checkout.full.js' },
+      rolldownOptions: { output: { codeSplitting: false } },
+    },
+  }),
+)
 
 // WalletConnect's connector, fetched by the chunked build only for a checkout with
 // `wallet-connect-project-id`: one file built apart, so that it shares (and moves) no code of the
 // dialog's; it repeats the few viem and wagmi helpers it needs.
-await build({
-  configFile,
-  logLevel: 'warn',
-  mode: 'walletconnect',
-  build: {
-    lib: { entry: 'src/walletconnect/connector.ts', fileName: () => 'walletconnect.js' },
-    rolldownOptions: { output: { codeSplitting: false } },
-  },
-})
+const walletConnect = outputOf(
+  await build({
+    configFile,
+    logLevel: 'warn',
+    mode: 'walletconnect',
+    build: {
+      lib: { entry: 'src/walletconnect/connector.ts', fileName: () => 'walletconnect.js' },
+      rolldownOptions: { output: { codeSplitting: false } },
+    },
+  }),
+)
+writeFileSync(
+  new URL('dist/cdn.modules.json', root),
+  `${JSON.stringify(
+    {
+      chunked: dependencyModules(output),
+      singleFile: dependencyModules(single),
+      walletConnect: dependencyModules(walletConnect),
+    },
+    null,
+    2,
+  )}\n`,
+)
 
 const integrity = (file) =>
   `sha384-${createHash('sha384')

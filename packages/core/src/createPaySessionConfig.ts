@@ -5,9 +5,8 @@ import {
   injected,
   type Config as WagmiConfig,
 } from '@wagmi/core'
-import type { Chain } from 'viem'
+import { type Chain, http } from 'viem'
 import { createApiConfig } from './api/config.js'
-import { rpcTransport } from './chain/transport.js'
 import { createRegistry } from './registry/registry.js'
 import type { Registry } from './registry/types.js'
 import { defaultPolling, type PollingSettings } from './utils/poll.js'
@@ -98,7 +97,7 @@ function buildWagmiConfig(registry: Registry, parameters: CreatePaySessionConfig
   return createConfig({
     chains: chains as [Chain, ...Chain[]],
     connectors: [injected(), ...(parameters.connectors ?? [])],
-    transports: Object.fromEntries(chains.map((chain) => [chain.id, rpcTransport()])),
+    transports: Object.fromEntries(chains.map((chain) => [chain.id, http()])),
   })
 }
 

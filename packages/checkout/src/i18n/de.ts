@@ -65,6 +65,17 @@ export const catalog: Catalog = {
   untrackedText:
     'Eine bereits gesendete Zahlung erreicht den Händler trotzdem: Zahlen Sie nicht erneut. Andernfalls laden Sie die Seite neu oder wenden Sie sich an den Händler.',
   untrackedWatching: 'Wir beobachten das Netzwerk auf Ihre Zahlung…',
+  gaslessPay: 'Ohne Netzwerkgebühr bezahlen',
+  gaslessHint: 'Sie unterschreiben die Zahlung, der Shop zahlt die Netzwerkgebühr.',
+  gaslessNote: 'Mit {tokens} können Sie ohne Netzwerkgebühr bezahlen.',
+  noWalletOpenIn: 'Diesen Checkout in Ihrer Wallet-App öffnen:',
+  noWalletScan: 'Scannen Sie diesen Code mit dem Handy, um dort zu bezahlen:',
+  noWalletQr: 'QR-Code, der diesen Checkout auf dem Handy öffnet',
+  pairingTitle: 'Mit WalletConnect verbinden',
+  pairingScan:
+    'Scannen Sie diesen Code mit der Wallet auf Ihrem Handy und bestätigen Sie dort die Verbindung.',
+  pairingQr: 'WalletConnect-QR-Code',
+  pairingCopy: 'Link kopieren',
   networks: { 'Local test chain': 'Lokales Testnetzwerk' },
   errors: {
     UNAUTHORIZED: 'Dieser Zahlungslink ist ungültig.',

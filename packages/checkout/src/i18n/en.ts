@@ -1,11 +1,22 @@
 import type { PaySessionErrorCode } from '@paysession/core'
-import { type ButtonStrings, button } from './button.js'
 
 /**
- * The English dialog strings (the button's are in button.ts). `{name}` marks a value.
- * Error sentences fall back to core's English `shortMessage` when a code is missing.
+ * Every English string of the widget; `{name}` marks a value. Every other language's file
+ * (de.ts, pt-BR.ts...) has the same keys (test/catalogs.test.ts). English's file is in the first
+ * file, so an English button never waits for its words. Error sentences fall back to core's
+ * English `shortMessage` when a code is missing.
  */
-export const en = {
+export const catalog = {
+  pay: 'Pay {amount}',
+  payLoading: 'Loading payment…',
+  paid: 'Paid',
+  inProgress: 'Payment in progress',
+  expiredButton: 'Payment expired',
+  untrackedButton: 'View payment',
+  unavailable: 'Payment unavailable',
+  title: 'Pay with stablecoins',
+  close: 'Close',
+  loading: 'Loading…',
   chooseWallet: 'Choose a wallet',
   noWallet: 'No wallet was found in this browser.',
   payManually: 'Pay from another wallet or an exchange',
@@ -62,11 +73,19 @@ export const en = {
    * The registry's network names that are words, not brands, by their English name (core's
    * `displayName`): "Local test chain". Brand names (Base, Ethereum) are never translated.
    */
+  gaslessPay: 'Pay without network fees',
+  gaslessHint: 'You sign the payment; the shop pays the network fee.',
+  gaslessNote: 'With {tokens} you can pay without network fees.',
+  noWalletOpenIn: 'Open this checkout in your wallet app:',
+  noWalletScan: 'Scan this code with your phone to pay there:',
+  noWalletQr: 'QR code that opens this checkout on your phone',
+  pairingTitle: 'Connect with WalletConnect',
+  pairingScan: 'Scan this code with your phone’s wallet, then approve the connection there.',
+  pairingQr: 'WalletConnect QR code',
+  pairingCopy: 'Copy link',
   networks: {} as Record<string, string>,
   errors: {} as Partial<Record<PaySessionErrorCode, string>>,
 }
 
-/** Every string of one language: what a catalog chunk (en.ts, de.ts, ja.ts...) exports. */
-export type Catalog = typeof en & ButtonStrings
-
-export const catalog: Catalog = { ...button, ...en }
+/** Every string of one language: what a language file (en.ts, de.ts, ja.ts...) exports. */
+export type Catalog = typeof catalog

@@ -64,6 +64,16 @@ export const catalog: Catalog = {
   untrackedText:
     'Un pago que ya enviaste llegará igualmente al comercio: no vuelvas a pagar. Si no, recarga la página o contacta con el comercio.',
   untrackedWatching: 'Buscando tu pago en la red…',
+  gaslessPay: 'Pagar sin comisiones de red',
+  gaslessHint: 'Tú firmas el pago; la tienda paga la comisión de red.',
+  gaslessNote: 'Con {tokens} puedes pagar sin comisiones de red.',
+  noWalletOpenIn: 'Abre este pago en la app de tu billetera:',
+  noWalletScan: 'Escanea este código con tu teléfono para pagar desde allí:',
+  noWalletQr: 'Código QR que abre este pago en tu teléfono',
+  pairingTitle: 'Conectar con WalletConnect',
+  pairingScan: 'Escanea este código con la billetera de tu teléfono y aprueba allí la conexión.',
+  pairingQr: 'Código QR de WalletConnect',
+  pairingCopy: 'Copiar enlace',
   networks: { 'Local test chain': 'Red de pruebas local' },
   errors: {
     UNAUTHORIZED: 'Este enlace de pago no es válido.',

@@ -65,6 +65,16 @@ export const catalog: Catalog = {
   untrackedText:
     'Un paiement déjà envoyé parvient quand même au marchand : ne payez pas deux fois. Sinon, rechargez la page ou contactez le marchand.',
   untrackedWatching: 'Nous surveillons le réseau pour votre paiement…',
+  gaslessPay: 'Payer sans frais de réseau',
+  gaslessHint: 'Vous signez le paiement ; la boutique paie les frais de réseau.',
+  gaslessNote: 'Avec {tokens}, vous pouvez payer sans frais de réseau.',
+  noWalletOpenIn: 'Ouvrir ce paiement dans votre application de wallet :',
+  noWalletScan: 'Scannez ce code avec votre téléphone pour y payer :',
+  noWalletQr: 'QR code qui ouvre ce paiement sur votre téléphone',
+  pairingTitle: 'Se connecter avec WalletConnect',
+  pairingScan: 'Scannez ce code avec le wallet de votre téléphone, puis approuvez la connexion.',
+  pairingQr: 'QR code WalletConnect',
+  pairingCopy: 'Copier le lien',
   networks: { 'Local test chain': 'Réseau de test local' },
   errors: {
     UNAUTHORIZED: 'Ce lien de paiement n’est pas valide.',

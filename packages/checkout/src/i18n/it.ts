@@ -65,6 +65,16 @@ export const catalog: Catalog = {
   untrackedText:
     'Un pagamento già inviato arriva comunque all’esercente: non pagare di nuovo. Altrimenti ricarica la pagina o contatta l’esercente.',
   untrackedWatching: 'Stiamo cercando il tuo pagamento sulla rete…',
+  gaslessPay: 'Paga senza commissioni di rete',
+  gaslessHint: 'Tu firmi il pagamento; il negozio paga la commissione di rete.',
+  gaslessNote: 'Con {tokens} puoi pagare senza commissioni di rete.',
+  noWalletOpenIn: 'Apri questo pagamento nell’app del tuo wallet:',
+  noWalletScan: 'Scansiona questo codice con il telefono per pagare da lì:',
+  noWalletQr: 'Codice QR che apre questo pagamento sul telefono',
+  pairingTitle: 'Connetti con WalletConnect',
+  pairingScan: 'Scansiona questo codice con il wallet del telefono, poi approva lì la connessione.',
+  pairingQr: 'Codice QR WalletConnect',
+  pairingCopy: 'Copia link',
   networks: { 'Local test chain': 'Rete di test locale' },
   errors: {
     UNAUTHORIZED: 'Questo link di pagamento non è valido.',

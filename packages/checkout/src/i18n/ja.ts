@@ -64,6 +64,16 @@ export const catalog: Catalog = {
   untrackedText:
     '送金済みのお支払いはショップに届きます。再度お支払いしないでください。未送金の場合は、ページを再読み込みするかショップにお問い合わせください。',
   untrackedWatching: 'ネットワーク上でお支払いを確認しています…',
+  gaslessPay: 'ネットワーク手数料なしで支払う',
+  gaslessHint: 'お支払いに署名するだけで、ネットワーク手数料はショップが負担します。',
+  gaslessNote: '{tokens} ならネットワーク手数料なしで支払えます。',
+  noWalletOpenIn: 'ウォレットアプリでこのお支払いを開く：',
+  noWalletScan: 'スマートフォンでこのコードを読み取り、そちらでお支払いください：',
+  noWalletQr: 'このお支払いをスマートフォンで開くQRコード',
+  pairingTitle: 'WalletConnectで接続',
+  pairingScan: 'スマートフォンのウォレットでこのコードを読み取り、接続を承認してください。',
+  pairingQr: 'WalletConnectのQRコード',
+  pairingCopy: 'リンクをコピー',
   networks: { 'Local test chain': 'ローカルテストネット' },
   errors: {
     UNAUTHORIZED: 'この支払いリンクは無効です。',

@@ -64,6 +64,16 @@ export const catalog: Catalog = {
   untrackedText:
     '이미 보낸 결제는 판매자에게 그대로 전달됩니다. 다시 결제하지 마세요. 그렇지 않다면 페이지를 새로고침하거나 판매자에게 문의해 주세요.',
   untrackedWatching: '네트워크에서 결제를 확인하는 중…',
+  gaslessPay: '네트워크 수수료 없이 결제',
+  gaslessHint: '결제에 서명만 하면 네트워크 수수료는 상점이 부담합니다.',
+  gaslessNote: '{tokens}(으)로는 네트워크 수수료 없이 결제할 수 있습니다.',
+  noWalletOpenIn: '지갑 앱에서 이 결제 열기:',
+  noWalletScan: '휴대폰으로 이 코드를 스캔해 휴대폰에서 결제하세요:',
+  noWalletQr: '휴대폰에서 이 결제를 여는 QR 코드',
+  pairingTitle: 'WalletConnect로 연결',
+  pairingScan: '휴대폰 지갑으로 이 코드를 스캔한 뒤 지갑에서 연결을 승인하세요.',
+  pairingQr: 'WalletConnect QR 코드',
+  pairingCopy: '링크 복사',
   networks: { 'Local test chain': '로컬 테스트 네트워크' },
   errors: {
     UNAUTHORIZED: '유효하지 않은 결제 링크입니다.',

@@ -65,6 +65,16 @@ export const catalog: Catalog = {
   untrackedText:
     'Een betaling die je al hebt verstuurd, komt gewoon bij de verkoper aan: betaal niet opnieuw. Laad anders de pagina opnieuw of neem contact op met de verkoper.',
   untrackedWatching: 'We zoeken je betaling op het netwerk…',
+  gaslessPay: 'Betalen zonder netwerkkosten',
+  gaslessHint: 'Jij ondertekent de betaling; de winkel betaalt de netwerkkosten.',
+  gaslessNote: 'Met {tokens} kun je zonder netwerkkosten betalen.',
+  noWalletOpenIn: 'Open deze betaling in je wallet-app:',
+  noWalletScan: 'Scan deze code met je telefoon om daar te betalen:',
+  noWalletQr: 'QR-code die deze betaling op je telefoon opent',
+  pairingTitle: 'Verbinden met WalletConnect',
+  pairingScan: 'Scan deze code met de wallet op je telefoon en keur daar de verbinding goed.',
+  pairingQr: 'WalletConnect-QR-code',
+  pairingCopy: 'Link kopiëren',
   networks: { 'Local test chain': 'Lokaal testnetwerk' },
   errors: {
     UNAUTHORIZED: 'Deze betaallink is ongeldig.',

@@ -65,6 +65,16 @@ export const catalog: Catalog = {
   untrackedText:
     'Um pagamento que você já enviou ainda chega ao lojista: não pague de novo. Caso contrário, recarregue a página ou fale com o lojista.',
   untrackedWatching: 'Procurando seu pagamento na rede…',
+  gaslessPay: 'Pagar sem taxas de rede',
+  gaslessHint: 'Você assina o pagamento; a loja paga a taxa de rede.',
+  gaslessNote: 'Com {tokens}, você pode pagar sem taxas de rede.',
+  noWalletOpenIn: 'Abra este pagamento no app da sua carteira:',
+  noWalletScan: 'Escaneie este código com o celular para pagar por lá:',
+  noWalletQr: 'QR code que abre este pagamento no seu celular',
+  pairingTitle: 'Conectar com WalletConnect',
+  pairingScan: 'Escaneie este código com a carteira do seu celular e aprove a conexão nela.',
+  pairingQr: 'QR code do WalletConnect',
+  pairingCopy: 'Copiar link',
   networks: { 'Local test chain': 'Rede de teste local' },
   errors: {
     UNAUTHORIZED: 'Este link de pagamento é inválido.',

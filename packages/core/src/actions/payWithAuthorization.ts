@@ -1,8 +1,7 @@
 import { eip3009Abi, transferWithAuthorizationTypes } from '@paysession/protocol'
 import { getConnectorClient } from '@wagmi/core'
-import { type Address, type Hex, hexToBigInt, hexToBytes, toHex } from 'viem'
-import { selector } from '../chain/erc20.js'
-import type { RpcClient } from '../chain/rpc.js'
+import { type Hex, toHex } from 'viem'
+import { getBlock, readContract, signTypedData } from 'viem/actions'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { walletError } from '../errors/wallet.js'
@@ -25,13 +24,6 @@ export type PayWithAuthorizationParameters = PayWithWalletParameters & {
 }
 export type PayWithAuthorizationReturnType = PayWithWalletReturnType
 export type PayWithAuthorizationErrorType = PaySessionError
-
-const domainType = [
-  { name: 'name', type: 'string' },
-  { name: 'version', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-]
 
 /**
  * Pays without network fees (EIP-3009): the customer signs a `TransferWithAuthorization` of the
@@ -56,12 +48,11 @@ export async function payWithAuthorization(
   let version: string
   let now: bigint
   try {
+    const read = { address: token.address, abi: eip3009Abi } as const
     ;[name, version, now] = await Promise.all([
-      readString(client, token.address, selector(eip3009Abi[2])),
-      readString(client, token.address, selector(eip3009Abi[3])),
-      client
-        .request({ method: 'eth_getBlockByNumber', params: ['latest', false] })
-        .then((block) => hexToBigInt(block!.timestamp)),
+      readContract(client, { ...read, functionName: 'name' }),
+      readContract(client, { ...read, functionName: 'version' }),
+      getBlock(client).then((block) => block.timestamp),
     ])
   } catch (error) {
     throw new PaySessionError('CHAIN_UNAVAILABLE', { cause: error })
@@ -93,22 +84,12 @@ export async function payWithAuthorization(
       account,
       chainId: network.chainId,
     })
-    // eth_signTypedData_v4 straight on the wallet's client, as core's other calls (chain/rpc.ts):
-    // viem's signTypedData would add its ABI encoders to this chunk for a JSON the wallet hashes.
-    return wallet.request({
-      method: 'eth_signTypedData_v4',
-      params: [
-        account,
-        JSON.stringify(
-          {
-            domain: { name, version, chainId: network.chainId, verifyingContract: token.address },
-            types: { EIP712Domain: domainType, ...transferWithAuthorizationTypes },
-            primaryType: 'TransferWithAuthorization',
-            message,
-          },
-          (_, value) => (typeof value === 'bigint' ? value.toString() : value),
-        ),
-      ],
+    return signTypedData(wallet, {
+      account,
+      domain: { name, version, chainId: network.chainId, verifyingContract: token.address },
+      types: transferWithAuthorizationTypes,
+      primaryType: 'TransferWithAuthorization',
+      message,
     })
   }
 
@@ -165,15 +146,4 @@ async function submit(
     details: `relay: ${response.status} ${code ?? ''}`,
     status: response.status,
   })
-}
-
-async function readString(client: RpcClient, token: Address, selector: Hex): Promise<string> {
-  const data = await client.request({
-    method: 'eth_call',
-    params: [{ to: token, data: selector }, 'latest'],
-  })
-  // ABI-encoded string: offset, length, bytes.
-  const length = Number(hexToBigInt(`0x${data.slice(66, 130)}`))
-  // (viem's hexToString would bring its size checks into the payment's chunk.)
-  return new TextDecoder().decode(hexToBytes(`0x${data.slice(130, 130 + length * 2)}`))
 }

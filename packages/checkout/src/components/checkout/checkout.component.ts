@@ -10,8 +10,8 @@ import { type CSSResult, html, LitElement, nothing } from 'lit'
 import { type ButtonStatus, PreviewController } from '../../controllers/preview.controller.js'
 import { PaySessionCloseEvent } from '../../events/close.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
-import { type ButtonStrings, button } from '../../i18n/button.js'
 import { type Catalog, languageOf, loadCatalog } from '../../i18n/catalogs.js'
+import { catalog as english } from '../../i18n/en.js'
 import { format } from '../../i18n/format.js'
 import { styles } from './checkout.styles.js'
 
@@ -277,9 +277,12 @@ export class PaySessionCheckout extends LitElement {
     return this.renderRoot.querySelector('[part~="button"]')
   }
 
-  /** This language's strings; the English button's are built in, others wait for their chunk. */
-  get _strings(): ButtonStrings | undefined {
-    return this._catalog ?? (languageOf(this.resolvedLocale) === 'en' ? button : undefined)
+  /**
+   * This language's strings. English's file is in the first file: the language every other one
+   * falls back to, and the words of a button whose chunks cannot load. Others wait for their chunk.
+   */
+  get _strings(): Catalog | undefined {
+    return this._catalog ?? (languageOf(this.resolvedLocale) === 'en' ? english : undefined)
   }
 
   override willUpdate() {
@@ -338,7 +341,7 @@ export class PaySessionCheckout extends LitElement {
 
   override render() {
     const strings = this._strings
-    const t = strings ?? button
+    const t = strings ?? english
     // Until this language's words are in (a few ms), the button says nothing rather than English.
     const status = strings ? this.preview.status(this.state) : 'payLoading'
     const total = this.preview.total(this.state)

@@ -215,6 +215,7 @@ function gasNotice(view: View, offered: boolean) {
   const note =
     free.length && !offered
       ? loadGasless(view.host)?.gaslessNote(
+          t,
           free.map((token) => token.symbol),
           view.host.resolvedLocale,
         )
@@ -230,7 +231,7 @@ function review(view: View) {
   // Pay without network fees (lazy, with `relay-url`): first when the wallet has no gas.
   const gasless =
     state.gasless && loadGasless(view.host)
-      ? loadGasless(view.host)!.gaslessButton(ctl, view.host.resolvedLocale)
+      ? loadGasless(view.host)!.gaslessButton(ctl, view.t)
       : nothing
   const first = gasless !== nothing && state.gasWarning
   // Values line up on the right; one that can be changed or copied is itself the button.

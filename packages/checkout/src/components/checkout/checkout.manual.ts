@@ -1,6 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit'
 import { manualPayment } from '../../controllers/manual.payment.js'
-import { languageOf } from '../../i18n/catalogs.js'
 import { format, formatTokenAmount } from '../../i18n/localize.js'
 import { qrCode } from '../../qr/qrCode.js'
 import { manualStyles } from './checkout.manual.styles.js'
@@ -88,59 +87,6 @@ export function manual(view: View) {
 
 // ---- No wallet in this browser ---------------------------------------------------------------
 
-const words: Record<string, { openIn: string; scan: string; qr: string }> = {
-  en: {
-    openIn: 'Open this checkout in your wallet app:',
-    scan: 'Scan this code with your phone to pay there:',
-    qr: 'QR code that opens this checkout on your phone',
-  },
-  de: {
-    openIn: 'Diesen Checkout in Ihrer Wallet-App öffnen:',
-    scan: 'Scannen Sie diesen Code mit dem Handy, um dort zu bezahlen:',
-    qr: 'QR-Code, der diesen Checkout auf dem Handy öffnet',
-  },
-  fr: {
-    openIn: 'Ouvrir ce paiement dans votre application de wallet :',
-    scan: 'Scannez ce code avec votre téléphone pour y payer :',
-    qr: 'QR code qui ouvre ce paiement sur votre téléphone',
-  },
-  es: {
-    openIn: 'Abre este pago en la app de tu billetera:',
-    scan: 'Escanea este código con tu teléfono para pagar desde allí:',
-    qr: 'Código QR que abre este pago en tu teléfono',
-  },
-  it: {
-    openIn: 'Apri questo pagamento nell’app del tuo wallet:',
-    scan: 'Scansiona questo codice con il telefono per pagare da lì:',
-    qr: 'Codice QR che apre questo pagamento sul telefono',
-  },
-  pt: {
-    openIn: 'Abra este pagamento no app da sua carteira:',
-    scan: 'Escaneie este código com o celular para pagar por lá:',
-    qr: 'QR code que abre este pagamento no seu celular',
-  },
-  nl: {
-    openIn: 'Open deze betaling in je wallet-app:',
-    scan: 'Scan deze code met je telefoon om daar te betalen:',
-    qr: 'QR-code die deze betaling op je telefoon opent',
-  },
-  ja: {
-    openIn: 'ウォレットアプリでこのお支払いを開く：',
-    scan: 'スマートフォンでこのコードを読み取り、そちらでお支払いください：',
-    qr: 'このお支払いをスマートフォンで開くQRコード',
-  },
-  zh: {
-    openIn: '在钱包应用中打开此支付：',
-    scan: '用手机扫描此二维码，在手机上完成支付：',
-    qr: '在手机上打开此支付的二维码',
-  },
-  ko: {
-    openIn: '지갑 앱에서 이 결제 열기:',
-    scan: '휴대폰으로 이 코드를 스캔해 휴대폰에서 결제하세요:',
-    qr: '휴대폰에서 이 결제를 여는 QR 코드',
-  },
-}
-
 /**
  * Links that open `url` in a wallet app's own browser, in the formats each wallet documents:
  * MetaMask https://docs.metamask.io/sdk/guides/use-deeplinks ("Open a dapp inside the in-app
@@ -169,16 +115,16 @@ const isPhone = () =>
  * desktop, a QR code that opens it on the phone. The manual payment stays offered beside it.
  */
 export function noWallet(view: View): TemplateResult {
-  const t = words[languageOf(view.host.resolvedLocale)] ?? words.en!
+  const { t } = view
   const url = location.href
   if (isPhone())
-    return html`<p>${t.openIn}</p>
+    return html`<p>${t.noWalletOpenIn}</p>
       <ul class="list">
         ${walletLinks(url).map(
           ([name, href]) =>
             html`<li><a part="wallet-link" href=${href} rel="noopener noreferrer">${name}</a></li>`,
         )}
       </ul>`
-  return html`<p class="center">${t.scan}</p>
-    ${qrCode(url, t.qr)}`
+  return html`<p class="center">${t.noWalletScan}</p>
+    ${qrCode(url, t.noWalletQr)}`
 }

@@ -1,14 +1,13 @@
 import type { CheckoutState, PaySessionError } from '@paysession/core'
 import { html, nothing } from 'lit'
 import type { CheckoutController, CheckoutHost } from '../../controllers/checkout.controller.js'
-import type { ButtonStrings } from '../../i18n/button.js'
 import type { Catalog } from '../../i18n/en.js'
 import { formatTokenAmount } from '../../i18n/localize.js'
 
 // What the dialog's step views and the manual payment's view share. Its own module, so that
 // the manual view (loaded by the dialog) never imports the dialog back.
 
-export type T = Catalog & ButtonStrings
+export type T = Catalog
 
 /** The controller as views see it: they read its fields and call its methods, never assign. */
 export type Controller = Readonly<CheckoutController>
