@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { stripVTControlCharacters } from 'node:util'
 import { expect, type Page, test } from '@playwright/test'
 import { createSession, dialog, env, payButton, type Session, waitForStep } from './support.js'
 import { installWallet } from './wallet.js'
@@ -336,17 +337,19 @@ test('registry round trip: publish, npm install in a fresh app, typecheck, build
 
 /**
  * Every error a strict check printed, as `file:line` (vue-tsc and tsc print
- * `file(line,col): error`, ngc `file:line:col - error`, svelte-check's machine output
+ * `file(line,col): error`, ngc `file:line:col - error` in colour, svelte-check's machine output
  * `ERROR "file" line:col`).
  */
-const errorLines = (output: string) =>
-  [
+const errorLines = (colored: string) => {
+  const output = stripVTControlCharacters(colored)
+  return [
     ...output.matchAll(/^(\S+?)\((\d+),\d+\): error/gm),
     ...output.matchAll(/^(\S+?):(\d+):\d+ - error/gm),
     ...output.matchAll(/ERROR "([^"]+)" (\d+):\d+/g),
   ]
     .map(([, file, line]) => `${file}:${line}`)
     .sort()
+}
 
 test('framework apps: Vue, Svelte, Solid and Angular templates under strict checks from the guides; Vue and Svelte build and pay', async ({
   page,
