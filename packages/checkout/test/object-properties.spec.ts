@@ -75,10 +75,11 @@ test('an object written as text ([object Object]), broken JSON, text for a confi
     expect.objectContaining({ code: 'INVALID_CONFIG', retryable: false }),
     expect.objectContaining({ code: 'INVALID_CONFIG', retryable: false }),
   ])
-  expect(errors[0].details).toContain('rpc-urls="[object Object]" is not a JSON object or array')
-  expect(errors[0].details).toContain('Set the property rpcUrls (Vue :rpcUrls or :rpc-urls')
-  expect(errors[1].details).toContain('tokens="{"BASE": [" is not a JSON object or array')
-  expect(errors[2].details).toContain('wagmi-config="my-config" is not text')
+  expect(errors[0].details).toContain(
+    'rpc-urls="[object Object]" (an object written as text): not JSON. Bind the property rpcUrls or rpc-urls (Vue :rpc-urls',
+  )
+  expect(errors[1].details).toContain('tokens="{"BASE": [": not JSON')
+  expect(errors[2].details).toContain('wagmi-config="my-config": not text')
   expect(logged.filter((text) => text.includes('INVALID_CONFIG'))).toHaveLength(3)
 })
 

@@ -65,11 +65,9 @@ function read(host: Host, name: string, attribute: string, json: boolean, value:
 
 function report(host: Host, name: string, attribute: string, value: string) {
   const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value
-  const details = `${attribute}="${shown}" is not ${
-    objectProperties[name as keyof typeof objectProperties].json
-      ? 'a JSON object or array'
-      : 'text: it takes a value'
-  }. ${value.startsWith('[object ') ? 'An object was written as text: ' : ''}Set the property ${name} (Vue :${name} or :${attribute}, Svelte ${name}={…}, Angular [${name}], Solid prop:${name}), see docs/frameworks.`
+  const json = objectProperties[name as keyof typeof objectProperties].json
+  const object = value.startsWith('[object ') ? ' (an object written as text)' : ''
+  const details = `${attribute}="${shown}"${object}: not ${json ? 'JSON' : 'text'}. Bind the property ${name} or ${attribute} (Vue :${attribute}, Svelte ${attribute}={…}, Angular [${name}]), see docs/frameworks.`
   // Late, once: a framework attaches its listeners after it sets the element's attributes.
   queueMicrotask(() => {
     // Set right since (a framework's property after the server-rendered attribute): nothing to say.
