@@ -25,6 +25,21 @@ const rewritePaths = (node) => {
     else rewritePaths(value)
 }
 
+// The object properties' attributes (src/components/checkout/checkout.properties.ts): the data
+// ones take JSON text; a config or a function has its kebab-case name only as a property.
+const jsonAttributes = ['rpc-urls', 'registry', 'networks', 'tokens', 'polling']
+const propertyOnly = ['wagmi-config', 'token-provider']
+const describeAttributes = (declaration) => {
+  declaration.attributes = declaration.attributes?.filter((a) => !propertyOnly.includes(a.name))
+  for (const member of declaration.members ?? [])
+    if (propertyOnly.includes(member.attribute)) delete member.attribute
+  for (const attribute of declaration.attributes ?? [])
+    if (jsonAttributes.includes(attribute.name)) {
+      attribute.type = { text: 'string' }
+      attribute.description = `JSON of ${attribute.fieldName}: ${attribute.description}`
+    }
+}
+
 export default {
   globs: ['src/components/**/*.ts', 'src/events/*.ts'],
   exclude: ['src/**/*.test.ts'],
@@ -42,6 +57,7 @@ export default {
               declaration.members = declaration.members.filter((m) => !m.name.startsWith('_'))
             if (declaration.attributes)
               declaration.attributes = declaration.attributes.filter((a) => !a.name.startsWith('_'))
+            describeAttributes(declaration)
           }
         customElementsManifest.modules.forEach(resolveReexports)
         rewritePaths(customElementsManifest)

@@ -36,5 +36,6 @@ for (const name of [
   'session-id',
   'wallet-connect-project-id',
   'wallet-connect-relay-url',
+  'rpc-urls',
 ])
   if (params.get(name)) element.setAttribute(name, params.get(name))

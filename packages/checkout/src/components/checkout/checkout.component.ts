@@ -13,6 +13,7 @@ import { PaySessionOpenEvent } from '../../events/open.js'
 import { type Catalog, languageOf, loadCatalog } from '../../i18n/catalogs.js'
 import { catalog as english } from '../../i18n/en.js'
 import { format } from '../../i18n/format.js'
+import { defineObjectProperties } from './checkout.properties.js'
 import { styles } from './checkout.styles.js'
 
 type Engine = Pick<
@@ -97,17 +98,21 @@ export class PaySessionCheckout extends LitElement {
     merchantName: { attribute: 'merchant-name' },
     merchantLogo: { attribute: 'merchant-logo' },
     theme: { reflect: true },
-    wagmiConfig: { attribute: false },
-    rpcUrls: { attribute: false },
-    registry: { attribute: false },
-    networks: { attribute: false },
-    tokens: { attribute: false },
+    // Objects: accessors that also take JSON text or a kebab-case name (checkout.properties.ts).
+    wagmiConfig: { attribute: 'wagmi-config', noAccessor: true },
+    rpcUrls: { attribute: 'rpc-urls', noAccessor: true },
+    registry: { attribute: 'registry', noAccessor: true },
+    networks: { attribute: 'networks', noAccessor: true },
+    tokens: { attribute: 'tokens', noAccessor: true },
     fetch: { attribute: false },
-    tokenProvider: { attribute: false },
-    polling: { attribute: false },
+    tokenProvider: { attribute: 'token-provider', noAccessor: true },
+    polling: { attribute: 'polling', noAccessor: true },
     _open: { state: true, attribute: false },
     _catalog: { state: true, attribute: false },
     _engine: { state: true, attribute: false },
+  }
+  static {
+    defineObjectProperties(PaySessionCheckout)
   }
 
   /** The Payment Session id (`session-id`). */
@@ -162,20 +167,29 @@ export class PaySessionCheckout extends LitElement {
   declare merchantLogo: string | undefined
   /** `light`, `dark`, or unset to follow `prefers-color-scheme`. */
   declare theme: 'light' | 'dark' | undefined
-  /** Your wagmi config (property). Without it one is built with the injected (EIP-6963) wallets. */
+  /**
+   * Your wagmi config (property; also `wagmi-config` as a property name, never as text). Without
+   * it one is built with the injected (EIP-6963) wallets.
+   */
   declare wagmiConfig: WagmiConfig | undefined
-  /** RPC URL per chain id (property), e.g. `{ 31337: sandbox.rpcUrl }`. */
+  /**
+   * RPC URL per chain id, e.g. `{ 31337: sandbox.rpcUrl }`: a property, or JSON in the `rpc-urls`
+   * attribute (`rpc-urls='{"1":"https://…"}'`).
+   */
   declare rpcUrls: Record<number, string> | undefined
-  /** A whole registry of networks and stablecoins (property), replacing core's pinned one. */
+  /** A whole registry of networks and stablecoins, replacing core's pinned one (property or JSON `registry`). */
   declare registry: Registry | undefined
-  /** Extra networks (property), added to the registry. */
+  /** Extra networks, added to the registry (property or JSON `networks`). */
   declare networks: NetworkInfo[] | undefined
-  /** Extra stablecoins per network name (property), e.g. `{ BASE: [{ symbol, address, decimals }] }`. */
+  /**
+   * Extra stablecoins per network name, e.g. `{ BASE: [{ symbol, address, decimals }] }`
+   * (property or JSON `tokens`).
+   */
   declare tokens: Record<string, StablecoinInfo[]> | undefined
   /** A custom fetch for the service calls (property). */
   declare fetch: typeof globalThis.fetch | undefined
   /**
-   * Hands the widget a fresh session token (property) when the service refuses the current one,
+   * Hands the widget a fresh session token (property, also named `token-provider`) when the service refuses the current one,
    * e.g. from your server; resolve to undefined when there is none. Without it (or a token) the
    * widget still reads the payment from the chain; it never calls a refused token "expired".
    * @example checkout.tokenProvider = async (sessionId) => (await fetch(`/orders/${sessionId}/token`, { method: 'POST' })).json()
@@ -190,7 +204,10 @@ export class PaySessionCheckout extends LitElement {
   declare _engine: Engine | undefined
   /** @internal The button's session read and what the button says (the first file's, no wallet code). */
   readonly preview: Readonly<PreviewController> = new PreviewController(this)
-  /** The checkout controller, once the dialog code has loaded. */
+  /**
+   * The checkout controller, once the dialog code has loaded.
+   * @readonly
+   */
   controller: Controller | undefined
   private _returnFocus: HTMLElement | null = null
   private _focusedStep = ''
