@@ -3,6 +3,7 @@ import { join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type MarkdownIt from 'markdown-it'
 import { type DefaultTheme, defineConfig } from 'vitepress'
+import { githubSlug } from '../../scripts/check-links.mjs'
 
 const docs = fileURLToPath(new URL('..', import.meta.url))
 const repo = join(docs, '..')
@@ -93,7 +94,12 @@ export default defineConfig({
   cleanUrls: false,
   ignoreDeadLinks: 'localhostLinks',
   srcExclude: ['test/**', 'node_modules/**'],
-  markdown: { config: (md) => md.use(repoLinks) },
+  markdown: {
+    // GitHub's anchors, so a link to a heading works on GitHub and here alike.
+    anchor: { slugify: githubSlug },
+    headers: { slugify: githubSlug },
+    config: (md) => md.use(repoLinks),
+  },
   vite: {
     // The README's and guides' pictures live beside the packages they show.
     server: { fs: { allow: [repo] } },
