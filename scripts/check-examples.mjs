@@ -37,7 +37,7 @@ const placeholders = {
   client: "import('@paysession/server').PaySessionClient",
   paysession: "import('@paysession/server').PaySessionClient",
   rpcUrl: 'string',
-  customerKey: '`0x${string}`',
+  customerKey: "import('viem').Hex",
   loadJournal: '() => Promise<any[]>',
   loadGenesisTimestamp: '() => Promise<number | undefined>',
   appendJournal: '(entry: unknown) => void',
@@ -78,7 +78,8 @@ function declaredNames(source) {
   const names = new Set()
   const bind = (name) => {
     if (ts.isIdentifier(name)) names.add(name.text)
-    else for (const element of name.elements) if (!ts.isOmittedExpression(element)) bind(element.name)
+    else
+      for (const element of name.elements) if (!ts.isOmittedExpression(element)) bind(element.name)
   }
   for (const statement of source.statements) {
     if (ts.isVariableStatement(statement)) {
@@ -110,7 +111,15 @@ function usedNames(source) {
   return names
 }
 
-const extension = { ts: 'ts', typescript: 'ts', tsx: 'tsx', js: 'js', javascript: 'js', jsx: 'jsx', mjs: 'js' }
+const extension = {
+  ts: 'ts',
+  typescript: 'ts',
+  tsx: 'tsx',
+  js: 'js',
+  javascript: 'js',
+  jsx: 'jsx',
+  mjs: 'js',
+}
 
 export function checkExamples() {
   rmSync(work, { recursive: true, force: true })
@@ -139,7 +148,9 @@ export function checkExamples() {
       const declarations = Object.entries(placeholders)
         .filter(([placeholder]) => used.has(placeholder) && !declared.has(placeholder))
         .map(([placeholder, type]) =>
-          js ? `/** @type {${type}} */ var ${placeholder}` : `declare const ${placeholder}: ${type}`,
+          js
+            ? `/** @type {${type}} */ var ${placeholder}`
+            : `declare const ${placeholder}: ${type}`,
         )
       if (block.prelude) declarations.push(block.prelude)
       // After the code, so its line numbers stay the Markdown's.
@@ -171,7 +182,11 @@ export function checkExamples() {
   ]
   let host
   for (const run of runs) {
-    const program = ts.createProgram({ rootNames: run.files, options: run.options, oldProgram: host })
+    const program = ts.createProgram({
+      rootNames: run.files,
+      options: run.options,
+      oldProgram: host,
+    })
     host = program
     for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
       const where = diagnostic.file && sources.get(diagnostic.file.fileName)

@@ -84,7 +84,8 @@ export function checkLinks({ cwd = root } = {}) {
   const folders = new Set(tracked.flatMap((file) => ancestors(file)))
   const anchorCache = new Map()
   const anchors = (file) => {
-    if (!anchorCache.has(file)) anchorCache.set(file, anchorsOf(readFileSync(join(cwd, file), 'utf8')))
+    if (!anchorCache.has(file))
+      anchorCache.set(file, anchorsOf(readFileSync(join(cwd, file), 'utf8')))
     return anchorCache.get(file)
   }
   const problems = []
@@ -135,7 +136,9 @@ function ancestors(file) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const problems = checkLinks({ cwd: dirname(fileURLToPath(import.meta.url)).replace(/scripts$/, '') })
+  const problems = checkLinks({
+    cwd: dirname(fileURLToPath(import.meta.url)).replace(/scripts$/, ''),
+  })
   for (const { file, link, problem } of problems) console.log(`${file}: ${link}: ${problem}`)
   process.exit(problems.length ? 1 : 0)
 }

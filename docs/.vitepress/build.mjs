@@ -4,8 +4,8 @@
 // script replaces: by a relative path in HTML and CSS, and by the root's path computed in the
 // browser (from the page's own location) in JavaScript.
 import { execFileSync } from 'node:child_process'
-import { cp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, posix, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'vitepress'
@@ -19,7 +19,9 @@ const runtimeBase = 'window.__paysession_base__'
 
 async function files(folder) {
   const entries = await readdir(folder, { withFileTypes: true, recursive: true })
-  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name))
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
 }
 
 /** The relative path from a file in dist to the site's root: '', '../', '../../' … */
@@ -70,7 +72,7 @@ export async function buildDocs() {
   await cp(hosted, join(dist, 'playground'), { recursive: true })
 
   for (const file of await files(dist)) {
-    if (file.startsWith(join(dist, 'playground'))) continue
+    if (file.startsWith(join(dist, 'playground', sep))) continue
     const rewrite = file.endsWith('.html')
       ? rewriteHtml
       : file.endsWith('.js')

@@ -1,8 +1,9 @@
 // The API reference: TypeDoc (markdown) over every public subpath of every published package,
 // read from its package.json `exports`, so the reference follows the packages as they change.
-import { readFile, rm } from 'node:fs/promises'
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { Application, OptionDefaults } from 'typedoc'
+import { anchorsOf } from '../../scripts/check-links.mjs'
 
 const blockTags = OptionDefaults.blockTags
 
@@ -17,7 +18,9 @@ async function entryPoints(name) {
   for (const target of Object.values(manifest.exports)) {
     const types = typeof target === 'string' ? target : (target.types ?? target.import?.types)
     if (typeof types !== 'string' || !types.endsWith('.d.ts')) continue
-    files.push(`${repo}packages/${name}/${types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts')}`)
+    files.push(
+      `${repo}packages/${name}/${types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts')}`,
+    )
   }
   return files
 }
@@ -35,7 +38,19 @@ export async function buildReference() {
       entryFileName: 'index.md',
       outputFileStrategy: 'modules',
       // The custom-elements manifest's tags, which TypeDoc does not know.
-      blockTags: [...blockTags, '@cssprop', '@csspart', '@event', '@fires', '@slot', '@attr', '@attribute', '@summary', '@tag', '@property'],
+      blockTags: [
+        ...blockTags,
+        '@cssprop',
+        '@csspart',
+        '@event',
+        '@fires',
+        '@slot',
+        '@attr',
+        '@attribute',
+        '@summary',
+        '@tag',
+        '@property',
+      ],
       hidePageHeader: true,
       hideBreadcrumbs: true,
       excludePrivate: true,
@@ -50,6 +65,24 @@ export async function buildReference() {
     const project = await app.convert()
     if (!project) throw new Error(`TypeDoc could not read @paysession/${name}`)
     await app.generateOutputs(project)
+  }
+  await fixAnchors()
+}
+
+/**
+ * The markdown plugin links a name that is both a type and a value to `#name-1`, a heading it
+ * does not write when it merges them: point such links at the heading that exists.
+ */
+async function fixAnchors() {
+  for (const entry of await readdir(out, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.md')) continue
+    const file = `${entry.parentPath}/${entry.name}`
+    const text = await readFile(file, 'utf8')
+    const anchors = anchorsOf(text)
+    const fixed = text.replace(/\]\(#([\w-]+)-(\d+)\)/g, (link, slug, n) =>
+      anchors.has(`${slug}-${n}`) || !anchors.has(slug) ? link : `](#${slug})`,
+    )
+    if (fixed !== text) await writeFile(file, fixed)
   }
 }
 

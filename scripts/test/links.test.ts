@@ -43,7 +43,9 @@ test('finds links that leave the repository, miss a file or miss a heading', () 
     'app/index.html': '<link href="./assets/styles.css"><script src="../../outside.js"></script>',
     'app/public/styles.css': '',
   })
-  expect(checkLinks({ cwd }).map(({ file, link, problem }) => `${file} ${link} ${problem}`)).toEqual([
+  expect(
+    checkLinks({ cwd }).map(({ file, link, problem }) => `${file} ${link} ${problem}`),
+  ).toEqual([
     'README.md ../shared/spec/service.md leaves the repository',
     'README.md docs/gone.md no such file in the repository',
     'README.md docs/guide.md#nothing no heading #nothing in docs/guide.md',
