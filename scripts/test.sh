@@ -4,6 +4,8 @@
 # (real anvil + sandbox), then the widget and end-to-end tests in Debian's Chromium.
 # The registry round trip (publish to a local Verdaccio, npm install in a fresh app, typecheck,
 # build, pay) runs after the widget tests: packages/checkout/test/registry.roundtrip.ts.
+# The docs: every TS/JS example type-checks (check-examples.mjs); last, the site is built and
+# crawled under a sub-path in Chromium, and every HTML snippet reaches the Pay button (docs/test/).
 set -e
 cd "$(dirname "$0")/.."
 PNPM="node scripts/pnpm.mjs"
@@ -13,8 +15,10 @@ $PNPM --filter @paysession/checkout run size
 $PNPM --filter @paysession/checkout run lint:package
 $PNPM --filter @paysession/protocol --filter @paysession/core --filter @paysession/server run lint:package
 node scripts/check-packages.mjs
+node scripts/check-examples.mjs
 node_modules/.bin/vitest run
 sh scripts/ensure-chromium.sh
 $PNPM --filter @paysession/checkout run test:browser
 $PNPM --filter @paysession/checkout run test:registry
 $PNPM --filter @paysession/e2e test
+$PNPM --filter @paysession/docs test
