@@ -69,7 +69,7 @@ for (const path of [
   'index.html',
   'script-tag.html',
   'service.html',
-  'reference/core/index-1.html',
+  'reference/core/registry.html',
 ]) {
   test(`${path} loads every resource under the sub-path and is axe-clean`, async ({ page }) => {
     const problems: string[] = []
