@@ -94,7 +94,13 @@ export default defineConfig({
   base: process.env.PAYSESSION_DOCS_BASE ?? '/',
   cleanUrls: false,
   ignoreDeadLinks: 'localhostLinks',
-  srcExclude: ['test/**', 'test-results/**', 'playwright-report/**', '.examples/**', 'node_modules/**'],
+  srcExclude: [
+    'test/**',
+    'test-results/**',
+    'playwright-report/**',
+    '.examples/**',
+    'node_modules/**',
+  ],
   markdown: {
     // GitHub's anchors, so a link to a heading works on GitHub and here alike.
     anchor: { slugify: githubSlug },
