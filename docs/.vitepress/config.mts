@@ -1,8 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type MarkdownIt from 'markdown-it'
-import { type DefaultTheme, defineConfig } from 'vitepress'
+import { type DefaultTheme, defineConfig, type MarkdownRenderer } from 'vitepress'
 import { githubSlug } from '../../scripts/check-links.mjs'
 
 const docs = fileURLToPath(new URL('..', import.meta.url))
@@ -28,7 +27,7 @@ const pages = (folder: string) =>
  * A link in a page is relative to its Markdown file, so it works on GitHub. On the site, a link
  * to a repository file outside docs/ goes to that file on GitHub, or to its page here.
  */
-function repoLinks(md: MarkdownIt) {
+function repoLinks(md: MarkdownRenderer) {
   md.core.ruler.after('inline', 'paysession-repo-links', (state) => {
     const page = (state.env as { relativePath?: string }).relativePath ?? 'index.md'
     for (const block of state.tokens) {
