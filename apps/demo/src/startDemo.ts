@@ -1,5 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
@@ -50,6 +52,12 @@ export type Demo = {
 /** Starts the sandbox (anvil + the service) and the demo merchant's server in this process. */
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const sandbox = await startSandbox(options.sandbox)
+  // The relay's store is always on disk, as a merchant's must be: in the data folder, or for a
+  // sandbox that keeps nothing (tests) in a temporary folder removed at stop.
+  const relayDir = options.sandbox?.dataDir ?? mkdtempSync(join(tmpdir(), 'paysession-demo-relay-'))
+  const removeRelayDir = () => {
+    if (!options.sandbox?.dataDir) rmSync(relayDir, { recursive: true, force: true })
+  }
   try {
     // Every API-key call goes through @paysession/server, as a real merchant's would.
     const client = createPaySessionClient({ apiBase: sandbox.apiUrl, apiKey: sandbox.apiKey })
@@ -82,8 +90,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         client,
         // Read with the order's token (the spec's credential), and kept across restarts.
         sessionTokenOf: (id) => orders.get(id)?.sessionToken,
-        ...(dataDir ? { store: createFileRelayStore(join(dataDir, 'demo-relay.json')) } : {}),
+        store: createFileRelayStore(join(relayDir, 'demo-relay.json')),
         relayer: sandbox.relayer.privateKey,
+        // Contract payers run their own code at the relayer's expense: only the sandbox's
+        // test smart account, whose code is known.
+        contractPayers: [sandbox.accounts.smartAccount.address],
         networks: {
           [sandbox.network]: {
             chainId: sandbox.chainId,
@@ -133,10 +144,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         server.closeAllConnections()
         await new Promise<void>((resolve) => server.close(() => resolve()))
         await sandbox.stop()
+        removeRelayDir()
       },
     }
   } catch (error) {
     await sandbox.stop()
+    removeRelayDir()
     throw error
   }
 }

@@ -45,6 +45,10 @@ describe('api base must be https (plain http only for this machine)', () => {
     'http://api.example.com',
     'http://192.168.1.10:4010',
     'http://localhost.example.com',
+    // The host is evil.example: "localhost:x" is user info.
+    'http://localhost:x@evil.example/',
+    'http://127.0.0.1@evil.example',
+    'https://user:secret@api.example.com',
     'ftp://api.example.com',
     'javascript:alert(1)',
     'not a url',

@@ -11,6 +11,18 @@ export function normalizeApiBase(apiBase: string): string {
 }
 
 /**
+ * Whether the service may be reached at this absolute URL: `https:`, or `http:` only to this
+ * machine (localhost, 127.0.0.1, [::1]) for the sandbox. Judged on the parsed host, and a URL
+ * with user info is refused: in `http://localhost:x@evil.example/` the host is evil.example.
+ * @example isSecureApiBase(new URL('http://127.0.0.1:4010')) // true
+ */
+export function isSecureApiBase(url: URL): boolean {
+  if (url.username !== '' || url.password !== '') return false
+  if (url.protocol === 'https:') return true
+  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)
+}
+
+/**
  * Like {@link normalizeApiBase}, for a server: the base must be an absolute http(s) URL, or
  * `INVALID_CONFIG`.
  * @example absoluteApiBase(process.env.PAYSESSION_API_URL)
@@ -27,6 +39,9 @@ export function absoluteApiBase(apiBase: unknown): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw merchantError('INVALID_CONFIG', { details: 'apiBase must be http or https.' })
+  // Credentials in the URL would travel in every request's log line; the API key is the credential.
+  if (url.username !== '' || url.password !== '')
+    throw merchantError('INVALID_CONFIG', { details: 'apiBase must not carry a user or password.' })
   url.search = ''
   url.hash = ''
   return normalizeApiBase(url.href)

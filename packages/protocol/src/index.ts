@@ -6,7 +6,7 @@ export {
   parseAmount,
   unitsToDecimal,
 } from './amount.js'
-export { absoluteApiBase, normalizeApiBase } from './apiBase.js'
+export { absoluteApiBase, isSecureApiBase, normalizeApiBase } from './apiBase.js'
 export { parseCapture, parseCaptures } from './capture.js'
 export {
   type CustomerErrorCode,
@@ -29,6 +29,7 @@ export {
   merchantError,
   merchantMessages,
   paySessionErrorCodes,
+  relayMessages,
   shortMessages,
 } from './merchantCodes.js'
 export { extensionFields, withUsableExtensions } from './rules.js'

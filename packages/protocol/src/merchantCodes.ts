@@ -19,12 +19,33 @@ export const merchantMessages = {
   INVALID_CONFIG: 'The payment client is not configured correctly.',
 } as const
 
-export type MerchantErrorCode = keyof typeof merchantMessages
+/**
+ * The gasless relay's refusals (`createRelayHandler` of `@paysession/server/relay`). The relay
+ * answers with the sentence, so the checkout shows it without carrying these in its bundle.
+ */
+export const relayMessages = {
+  RELAY_REFUSED: 'This authorization cannot be submitted. Please sign the payment again.',
+  RATE_LIMITED: 'Too many attempts. Please wait a moment and try again.',
+  WRONG_AMOUNT: 'The authorization is not for the amount this payment still owes.',
+  AUTHORIZATION_NOT_YET_VALID: 'The authorization is not valid yet.',
+  AUTHORIZATION_EXPIRED: 'The authorization has expired or expires too soon. Please sign again.',
+  AUTHORIZATION_TOO_LONG: 'The authorization is valid for too long.',
+  INVALID_SIGNATURE: 'The signature does not match the authorization.',
+  AUTHORIZATION_USED: 'This authorization was already used or canceled.',
+  ALREADY_RELAYED: 'A payment for this checkout was already submitted.',
+  GAS_LIMIT_EXCEEDED: 'This payment needs more network fees than the merchant covers.',
+  FEE_TOO_HIGH: 'Network fees are too high right now. Please try again later.',
+  RELAYER_UNDERFUNDED: 'Payments without network fees are not available right now.',
+  RELAY_UNAVAILABLE: 'The payment could not be submitted right now. Please try again in a moment.',
+} as const
+
+export type MerchantErrorCode = keyof typeof merchantMessages | keyof typeof relayMessages
 
 /** Every code's sentence: the one codes table. */
 export const shortMessages: Record<PaySessionErrorCode, string> = {
   ...customerMessages,
   ...merchantMessages,
+  ...relayMessages,
 }
 
 export const paySessionErrorCodes = Object.keys(shortMessages) as PaySessionErrorCode[]

@@ -163,6 +163,8 @@ describe('base URLs', () => {
     expect(absoluteApiBase('https://x.test/pay/api/v1?x=1')).toBe('https://x.test/pay')
     expect(code(() => absoluteApiBase('/relative'))).toBe('INVALID_CONFIG')
     expect(code(() => absoluteApiBase('ftp://x.test'))).toBe('INVALID_CONFIG')
+    expect(code(() => absoluteApiBase('http://localhost:x@evil.example/'))).toBe('INVALID_CONFIG')
+    expect(code(() => absoluteApiBase('https://key:secret@api.example'))).toBe('INVALID_CONFIG')
   })
 })
 

@@ -10,6 +10,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { RELAYER_MAX_GAS } from '../src/chain/authorization.js'
 import { localChain } from '../src/chain/clients.js'
 import {
   eip3009Abi,
@@ -98,6 +99,8 @@ describe('EIP-3009 on the test stablecoins', () => {
     const hash = await sb.pay(s.paymentSessionId, { from: customer.key, gasless: true })
     const receipt = await publicClient.getTransactionReceipt({ hash })
     expect(getAddress(receipt.from)).toBe(sb.relayer.address)
+    // Sent with the relay's gas limit, not whatever the node estimates.
+    expect((await publicClient.getTransaction({ hash })).gas).toBe(RELAYER_MAX_GAS)
     const transfers = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs })
     expect(transfers).toHaveLength(1)
     expect(transfers[0]!.args).toMatchObject({

@@ -45,7 +45,7 @@ export {
   type WebhookHandler,
   type WebhookHandlerOptions,
 } from './webhooks/createWebhookHandler.js'
-export { createMemoryDedupeStore, type WebhookDedupeStore } from './webhooks/dedupe.js'
+export { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './webhooks/dedupe.js'
 export {
   signatureHeader,
   type VerifySignatureParameters,

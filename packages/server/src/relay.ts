@@ -8,13 +8,17 @@ export {
   type RelayHandler,
   type RelayHandlerOptions,
   type RelayNetwork,
+  type RelayToken,
 } from './relay/createRelayHandler.js'
-export { RelayError } from './relay/RelayError.js'
+export { type RelayErrorCode, relayStatuses } from './relay/errors.js'
 export {
-  createMemoryRelayStore,
+  createTokenBucketRateLimit,
+  type RelayRateLimit,
+  type TokenBucketOptions,
+} from './relay/rateLimit.js'
+export {
+  createMemoryRelayStoreForTestsOnly,
   type RelayRecord,
-  type RelayRejectionCode,
   type RelayStore,
-  relayRejections,
   type TransferAuthorization,
 } from './relay/types.js'

@@ -337,7 +337,8 @@ describe('webhook handler: dedupe', () => {
   })
 
   it('uses a pluggable store', async () => {
-    const remembered = new Set<string>(['evt_seen_elsewhere'])
+    // Ids are remembered as JSON (dedupeKey): a string id with its quotes.
+    const remembered = new Set<string>(['"evt_seen_elsewhere"'])
     const store: WebhookDedupeStore = {
       has: async (id) => remembered.has(id),
       add: async (id) => {
@@ -349,7 +350,15 @@ describe('webhook handler: dedupe', () => {
     expect(events).toHaveLength(0)
     expect((await handler(signed(statusUpdate('evt_new')))).status).toBe(200)
     expect(events.map((e) => e.id)).toEqual(['evt_new'])
-    expect(remembered.has('evt_new')).toBe(true)
+    expect(remembered.has('"evt_new"')).toBe(true)
+  })
+
+  it('the number 1 and the string "1" are two deliveries', async () => {
+    const { handler, events } = setup()
+    expect((await handler(signed(statusUpdate(1)))).status).toBe(200)
+    expect((await handler(signed(statusUpdate('1')))).status).toBe(200)
+    expect((await handler(signed(statusUpdate(1)))).status).toBe(200)
+    expect(events.map((e) => e.id)).toEqual([1, '1'])
   })
 
   it('can be turned off', async () => {

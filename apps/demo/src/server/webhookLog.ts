@@ -2,6 +2,7 @@ import {
   confirmStatus,
   createMemoryDedupeStore,
   createWebhookHandler,
+  dedupeKey,
   type PaySessionClient,
   type WebhookHandler,
 } from '@paysession/server'
@@ -129,7 +130,7 @@ export function createWebhookLog(options: {
   // Deliveries handled before a restart are still known: a redelivery is logged as a duplicate.
   const dedupe = createMemoryDedupeStore()
   for (const entry of [...entries].reverse())
-    if (entry.outcome === 'accepted' && entry.id !== null) dedupe.add(String(entry.id))
+    if (entry.outcome === 'accepted' && entry.id !== null) dedupe.add(dedupeKey(entry.id))
   const verify = createWebhookHandler({
     secret: options.secret,
     dedupe,

@@ -1,11 +1,9 @@
-import { normalizeApiBase } from '@paysession/protocol'
+import { isSecureApiBase, normalizeApiBase } from '@paysession/protocol'
 import { PaySessionError } from '../errors/base.js'
 
 // The session token travels to this URL: anything but https would hand it (and the one-time
 // wallet address the customer pays to) to whoever sits on the network path. Plain http is
-// allowed only to this machine, for the sandbox. Matched on the parsed URL's `href`, so a host
-// like `localhost.example.com` or `127.0.0.1.example.com` is not this machine.
-const secure = /^(https:|http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/])/
+// allowed only to this machine, for the sandbox (isSecureApiBase judges the parsed host).
 
 /**
  * The normalised base URL, or `INSECURE_API_BASE` unless it is `https:` (or `http:` to
@@ -13,10 +11,11 @@ const secure = /^(https:|http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/])/
  * @example checkApiBase('https://api.example.com/api/v1') // 'https://api.example.com'
  */
 export function checkApiBase(apiBase: string): string {
-  let href = ''
+  let url: URL | undefined
   try {
-    href = new URL(apiBase, (globalThis as { location?: { href: string } }).location?.href).href
+    url = new URL(apiBase, (globalThis as { location?: { href: string } }).location?.href)
   } catch {}
-  if (!secure.test(href)) throw new PaySessionError('INSECURE_API_BASE', { details: apiBase })
+  if (!url || !isSecureApiBase(url))
+    throw new PaySessionError('INSECURE_API_BASE', { details: apiBase })
   return normalizeApiBase(apiBase)
 }

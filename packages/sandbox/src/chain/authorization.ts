@@ -16,9 +16,13 @@ export { eip3009Abi, transferWithAuthorizationTypes }
 /** The relayer the CLI's `pay --gasless` submits from; the sandbox gives it ETH at start. */
 export const RELAYER_KEY: Hex = keccak256(toHex('paysession.sandbox.relayer.v1'))
 
+/** The gas limit of the relayer's transaction, as `createRelayHandler`'s default `maxGas`. */
+export const RELAYER_MAX_GAS = 150_000n
+
 /**
  * Pays `to` with an EIP-3009 authorization the customer signs (no gas needed on their side),
- * submitted by the relayer, which pays the gas. Returns the transaction hash once mined.
+ * submitted by the relayer, which pays the gas, simulated first and sent with a gas limit.
+ * Returns the transaction hash once mined.
  */
 export async function transferWithAuthorization(options: {
   rpcUrl: string
@@ -59,7 +63,8 @@ export async function transferWithAuthorization(options: {
     chain,
     transport,
   })
-  const hash = await relayer.writeContract({
+  const { request } = await publicClient.simulateContract({
+    account: relayer.account,
     address: options.token,
     abi: eip3009Abi,
     functionName: 'transferWithAuthorization',
@@ -72,7 +77,9 @@ export async function transferWithAuthorization(options: {
       message.nonce,
       signature,
     ],
+    gas: RELAYER_MAX_GAS,
   })
+  const hash = await relayer.writeContract(request)
   await publicClient.waitForTransactionReceipt({ hash })
   return hash
 }

@@ -1,21 +1,17 @@
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  writeSync,
-} from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { open, rename } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { RelayRecord, RelayStore } from './types.js'
 
 /**
- * A durable relay store in one JSON file, for a relay that runs as one process: every `set` is
+ * A durable relay store in one JSON file, for a relay that runs as one process: the records are
  * written to a temporary file, fsynced and renamed over the old one (then the folder is
  * fsynced), so a kill -9 leaves either the old records or the new ones, never half a file. A
- * restarted relay reads them back and still refuses a second authorization for a session.
- * Several relay processes need a shared store instead (a database table keyed by session id).
+ * restarted relay reads them back and still refuses a second authorization for a session whose
+ * first one is pending. Changes made while a write is under way go to disk together in the next
+ * one; each `set` and `delete` resolves once its change is on disk. This or your own table is
+ * required: the relay has no in-memory default. Several relay processes need a shared store
+ * instead (a database table keyed by session id).
  * @example createRelayHandler({ ..., store: createFileRelayStore('/var/lib/shop/relay.json') })
  */
 export function createFileRelayStore(file: string): RelayStore {
@@ -24,25 +20,47 @@ export function createFileRelayStore(file: string): RelayStore {
       ? Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, RelayRecord>)
       : [],
   )
+  let writing: Promise<void> = Promise.resolve()
+  let next: Promise<void> | undefined
+
+  async function write(text: string) {
+    const temporary = `${file}.tmp`
+    const handle = await open(temporary, 'w')
+    try {
+      await handle.writeFile(text)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temporary, file)
+    const folder = await open(dirname(file), 'r')
+    try {
+      await folder.sync()
+    } finally {
+      await folder.close()
+    }
+  }
+
+  /** Resolves once the records as they are now are on disk. */
+  function persist(): Promise<void> {
+    next ??= writing
+      .catch(() => undefined)
+      .then(() => {
+        next = undefined
+        writing = write(JSON.stringify(Object.fromEntries(records)))
+        return writing
+      })
+    return next
+  }
+
   return {
     get: (sessionId) => records.get(sessionId),
     set(sessionId, record) {
       records.set(sessionId, record)
-      const temporary = `${file}.tmp`
-      const fd = openSync(temporary, 'w')
-      try {
-        writeSync(fd, JSON.stringify(Object.fromEntries(records)))
-        fsyncSync(fd)
-      } finally {
-        closeSync(fd)
-      }
-      renameSync(temporary, file)
-      const folder = openSync(dirname(file), 'r')
-      try {
-        fsyncSync(folder)
-      } finally {
-        closeSync(folder)
-      }
+      return persist()
+    },
+    delete(sessionId) {
+      return records.delete(sessionId) ? persist() : undefined
     },
   }
 }

@@ -1,26 +1,5 @@
 import type { Address, Hex } from 'viem'
 
-/** Why the relay refused an authorization: a stable code, with its HTTP status. */
-export const relayRejections = {
-  METHOD_NOT_ALLOWED: 405,
-  INVALID_REQUEST: 400,
-  SESSION_NOT_FOUND: 404,
-  SESSION_NOT_PAYABLE: 409,
-  UNSUPPORTED_TOKEN: 422,
-  WRONG_RECIPIENT: 422,
-  WRONG_AMOUNT: 422,
-  AUTHORIZATION_NOT_YET_VALID: 422,
-  AUTHORIZATION_EXPIRED: 422,
-  AUTHORIZATION_TOO_LONG: 422,
-  INVALID_SIGNATURE: 422,
-  INSUFFICIENT_BALANCE: 422,
-  AUTHORIZATION_USED: 409,
-  ALREADY_RELAYED: 409,
-  RELAY_UNAVAILABLE: 503,
-} as const
-
-export type RelayRejectionCode = keyof typeof relayRejections
-
 /** The EIP-3009 `TransferWithAuthorization` message the customer signed. */
 export type TransferAuthorization = {
   from: Address
@@ -31,32 +10,44 @@ export type TransferAuthorization = {
   nonce: Hex
 }
 
-/** What the relay remembers per session, so it submits for a session once. */
+/**
+ * What the relay remembers per session about the authorization it is sending or sent, so that
+ * the chain can say later whether it still blocks another one.
+ */
 export type RelayRecord = {
   from: Address
   nonce: Hex
   validBefore: string
+  /** The relay's network name and the token contract the authorization is for. */
+  network: string
+  token: Address
+  /** A block before the transaction was sent: where its events are looked up from. */
+  fromBlock: string
+  /** Missing while the transaction is being sent (or when it is unknown whether it was). */
   hash?: Hex | undefined
 }
 
 /**
- * Where submitted authorizations are remembered, by session id. `set` is called before the
- * transaction is sent (write-ahead) and again with its hash; it must be durable when it returns.
- * The default lives in memory: after a restart the same authorization still moves money only
- * once (its EIP-3009 nonce), but a second, different authorization for a session whose first
- * transfer the service has not counted yet would be submitted. Use `createFileRelayStore` or a
- * table keyed by session id so a restart still refuses it (docs/server.md, "After a restart").
+ * Where the relay remembers, by the session id the service answers, the authorization it is
+ * sending. `set` is called before the transaction is sent (write-ahead) and again with its hash,
+ * `delete` when the node refused it (nothing sent); each must be durable when it returns. Use
+ * `createFileRelayStore`, or a table keyed by session id where several processes relay.
  */
 export type RelayStore = {
   get(sessionId: string): RelayRecord | undefined | Promise<RelayRecord | undefined>
   set(sessionId: string, record: RelayRecord): void | Promise<void>
+  delete(sessionId: string): void | Promise<void>
 }
 
-/** The default store: in memory, forgotten on restart. */
-export function createMemoryRelayStore(): RelayStore {
+/**
+ * An in-memory store, for tests only: a restarted relay forgets what it sent and would submit a
+ * second authorization for a session whose first transfer is still pending.
+ */
+export function createMemoryRelayStoreForTestsOnly(): RelayStore {
   const records = new Map<string, RelayRecord>()
   return {
     get: (sessionId) => records.get(sessionId),
     set: (sessionId, record) => void records.set(sessionId, record),
+    delete: (sessionId) => void records.delete(sessionId),
   }
 }

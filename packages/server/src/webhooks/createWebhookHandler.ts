@@ -1,6 +1,7 @@
 import { parseSessionStatus } from '../client/parse.js'
 import { merchantError } from '../errors/index.js'
-import { createMemoryDedupeStore, type WebhookDedupeStore } from './dedupe.js'
+import { BodyTooLargeError, readBody } from '../http/readBody.js'
+import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js'
 import { signatureHeader, verifyWebhookSignature } from './signature.js'
 import type { PaymentStatusUpdateEvent, WebhookRejection, WebhookRejectionReason } from './types.js'
 
@@ -155,12 +156,14 @@ function parseEvent(body: unknown, verified: boolean): PaymentStatusUpdateEvent 
   }
 }
 
-async function readBody(request: Request, maxBodyBytes: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get('content-length') ?? '0')
-  if (declared > maxBodyBytes) throw new Rejected('PAYLOAD_TOO_LARGE', 'Body too large.')
-  const body = new Uint8Array(await request.arrayBuffer())
-  if (body.byteLength > maxBodyBytes) throw new Rejected('PAYLOAD_TOO_LARGE', 'Body too large.')
-  return body
+async function readLimitedBody(request: Request, maxBodyBytes: number): Promise<Uint8Array> {
+  try {
+    return await readBody(request, maxBodyBytes)
+  } catch (error) {
+    if (error instanceof BodyTooLargeError)
+      throw new Rejected('PAYLOAD_TOO_LARGE', 'Body too large.')
+    throw error
+  }
 }
 
 /**
@@ -216,7 +219,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const inFlight = new Map<string, Promise<unknown>>()
 
   async function handleEvent(event: PaymentStatusUpdateEvent, request: Request): Promise<Response> {
-    const key = String(event.id)
+    const key = dedupeKey(event.id)
     for (let running = inFlight.get(key); running; running = inFlight.get(key)) {
       await running.catch(() => undefined)
     }
@@ -245,7 +248,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   return async function handleWebhook(request: Request): Promise<Response> {
     try {
       if (request.method !== 'POST') throw new Rejected('METHOD_NOT_ALLOWED', 'Use POST.')
-      const body = await readBody(request, maxBodyBytes)
+      const body = await readLimitedBody(request, maxBodyBytes)
       let verified = false
       if (secret !== undefined) {
         const result = verifyWebhookSignature({

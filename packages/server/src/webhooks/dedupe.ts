@@ -1,10 +1,19 @@
 /**
- * Remembers which deliveries were handled. Implement it over Redis or a database
- * table to deduplicate across processes; `has` and `add` may be async.
+ * Remembers which deliveries were handled, by {@link dedupeKey}. Implement it over Redis or a
+ * database table to deduplicate across processes; `has` and `add` may be async.
  */
 export type WebhookDedupeStore = {
   has(id: string): boolean | Promise<boolean>
   add(id: string): void | Promise<void>
+}
+
+/**
+ * The key a delivery is remembered by: its JSON-RPC `id` as JSON, so the number `1` and the
+ * string `"1"` (two different ids) are two keys.
+ * @example dedupeKey(1) // '1'; dedupeKey('1') // '"1"'
+ */
+export function dedupeKey(id: string | number): string {
+  return JSON.stringify(id)
 }
 
 /**

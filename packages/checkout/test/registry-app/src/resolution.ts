@@ -2,12 +2,12 @@
 import type { PaySessionCheckout, PaySessionPaidEvent } from '@paysession/checkout'
 import type { PaySessionCheckout as ReactCheckout } from '@paysession/checkout/react'
 import type { PaySessionClient } from '@paysession/server'
-import type { RelayError } from '@paysession/server/relay'
+import type { RelayHandler } from '@paysession/server/relay'
 
 export type Resolved = [
   PaySessionCheckout,
   PaySessionPaidEvent,
   typeof ReactCheckout,
   PaySessionClient,
-  RelayError,
+  RelayHandler,
 ]

@@ -1,0 +1,232 @@
+import { createServer, request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { type Sandbox, transferWithAuthorizationTypes as types } from '@paysession/sandbox'
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  http,
+  type PublicClient,
+  parseUnits,
+  toHex,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { createPaySessionClient, type PaySessionClient } from '../src/index.js'
+import {
+  createMemoryRelayStoreForTestsOnly,
+  createRelayHandler,
+  type RelayHandler,
+  type RelayHandlerOptions,
+} from '../src/relay.js'
+
+export const mintAbi = [
+  {
+    type: 'function',
+    name: 'mint',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+    ],
+    outputs: [],
+  },
+] as const
+
+export type Signed = {
+  message: {
+    from: Address
+    to: Address
+    value: bigint
+    validAfter: bigint
+    validBefore: bigint
+    nonce: Hex
+  }
+  signature: Hex
+}
+
+export type RelayKit = {
+  publicClient: PublicClient
+  client: PaySessionClient
+  relayWith(options?: Partial<RelayHandlerOptions>): RelayHandler
+  mint(address: Address, amount?: string): Promise<void>
+  customerWithoutGas(): Promise<{ key: Hex; address: Address }>
+  authorize(
+    key: Hex,
+    to: Address,
+    overrides?: Partial<Signed['message']>,
+    token?: Address,
+  ): Promise<Signed>
+  relayRequest(paymentSessionId: string, signed: Signed, token?: string): Request
+  session(amount?: string): Promise<{ id: string; otw: Address }>
+  transfersTo(otw: Address): Promise<unknown[]>
+  relayerNonce(): Promise<number>
+}
+
+/** The relay's test kit for one sandbox: customers, authorizations, sessions, posts. */
+export function relayKit(sb: Sandbox): RelayKit {
+  const publicClient: PublicClient = createPublicClient({ transport: http(sb.rpcUrl) })
+  const client = createPaySessionClient({ apiBase: sb.apiUrl, apiKey: sb.apiKey })
+  const minter = createWalletClient({
+    account: privateKeyToAccount(sb.customers[0]!.privateKey),
+    transport: http(sb.rpcUrl),
+  })
+
+  /** A relay for the sandbox's tokens: each call is a freshly (re)started relay process. */
+  function relayWith(options: Partial<RelayHandlerOptions> = {}): RelayHandler {
+    return createRelayHandler({
+      client,
+      relayer: sb.relayer.privateKey,
+      networks: {
+        LOCAL: {
+          chainId: sb.chainId,
+          rpcUrl: sb.rpcUrl,
+          tokens: { USDC: sb.tokens.USDC.address, EURC: sb.tokens.EURC.address },
+        },
+      },
+      store: createMemoryRelayStoreForTestsOnly(),
+      ...options,
+    })
+  }
+
+  /** Mints USDC to `address` (a customer without ETH, or a contract payer). */
+  async function mint(address: Address, amount = '100') {
+    const hash = await minter.writeContract({
+      chain: null,
+      address: sb.tokens.USDC.address,
+      abi: mintAbi,
+      functionName: 'mint',
+      args: [address, parseUnits(amount, 6)],
+    })
+    await publicClient.waitForTransactionReceipt({ hash })
+  }
+
+  /** A customer holding 100 USDC and no ETH. */
+  async function customerWithoutGas() {
+    const key = generatePrivateKey()
+    const address = privateKeyToAccount(key).address
+    await mint(address)
+    return { key, address }
+  }
+
+  /** An authorization signed by `key`, for `from` (the key's address, or a contract payer). */
+  async function authorize(
+    key: Hex,
+    to: Address,
+    overrides: Partial<Signed['message']> = {},
+    token: Address = sb.tokens.USDC.address,
+  ): Promise<Signed> {
+    const now = (await publicClient.getBlock()).timestamp
+    const message = {
+      from: privateKeyToAccount(key).address,
+      to,
+      value: parseUnits('10', 6),
+      validAfter: 0n,
+      validBefore: now + 600n,
+      nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+      ...overrides,
+    }
+    const signature = await privateKeyToAccount(key).signTypedData({
+      domain: {
+        name: 'USD Coin (test)',
+        version: '2',
+        chainId: sb.chainId,
+        verifyingContract: token,
+      },
+      types,
+      primaryType: 'TransferWithAuthorization',
+      message,
+    })
+    return { message, signature }
+  }
+
+  function relayRequest(paymentSessionId: string, { message, signature }: Signed, token = 'USDC') {
+    const authorization = Object.fromEntries(
+      Object.entries(message).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]),
+    )
+    return new Request('http://shop.test/relay', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paymentSessionId, token, authorization, signature }),
+    })
+  }
+
+  async function session(amount = '10.00') {
+    const created = await client.createSession({ amount, currency: 'USD' })
+    return { id: created.paymentSessionId, otw: getAddress(created.oneTimeWalletAddress!) }
+  }
+
+  const transfersTo = (otw: Address) =>
+    publicClient.getContractEvents({
+      address: sb.tokens.USDC.address,
+      abi: erc20Abi,
+      eventName: 'Transfer',
+      args: { to: otw },
+      fromBlock: 0n,
+    })
+
+  const relayerNonce = () =>
+    publicClient.getTransactionCount({ address: sb.relayer.address, blockTag: 'pending' })
+
+  return {
+    publicClient,
+    client,
+    relayWith,
+    mint,
+    customerWithoutGas,
+    authorize,
+    relayRequest,
+    session,
+    transfersTo,
+    relayerNonce,
+  }
+}
+
+export const codeOf = async (res: Response) => [
+  res.status,
+  ((await res.json()) as { error?: { code?: string } }).error?.code,
+]
+
+export const hashOf = async (res: Response) =>
+  ((await res.json()) as { transactionHash: Hex }).transactionHash
+
+/**
+ * An HTTP proxy in front of `target` that counts the requests it forwards: how many calls the
+ * relay made to the service or to the chain.
+ */
+export async function countingProxy(target: string) {
+  let count = 0
+  const upstream = new URL(target)
+  const server = createServer((req, res) => {
+    count++
+    const forwarded = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: upstream.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      },
+    )
+    forwarded.on('error', () => res.destroy())
+    req.pipe(forwarded)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}${upstream.pathname === '/' ? '' : upstream.pathname}`,
+    get count() {
+      return count
+    },
+    close: () => {
+      server.closeAllConnections()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
