@@ -41,7 +41,7 @@ try {
       // One config per checkout, as one per page: each has its own query client.
       const config = createPaySessionConfig({
         apiBase: sb.apiUrl,
-        polling: { activeInterval: INTERVAL, idleInterval: INTERVAL, ...JITTER },
+        polling: { interval: INTERVAL, idleInterval: INTERVAL, ...JITTER },
         fetch: async (input, init) => {
           const t0 = performance.now()
           try {

@@ -39,7 +39,7 @@ beforeAll(async () => {
     sandbox: { port: 0, chainPort: 0, quiet: true, pollIntervalMs: 50, webhookBaseDelayMs: 50 },
     forwardWebhooksTo: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
   })
-  client = createPaySessionClient({ baseUrl: demo.sandbox.apiUrl, apiKey: demo.sandbox.apiKey })
+  client = createPaySessionClient({ apiBase: demo.sandbox.apiUrl, apiKey: demo.sandbox.apiKey })
 })
 
 afterAll(async () => {

@@ -5,7 +5,9 @@ import {
   events,
   openPage,
   payButton,
+  payOutside,
   transfersTo,
+  waitForStatus,
   waitForStep,
 } from './support.js'
 
@@ -35,6 +37,50 @@ test('a session for another amount is refused: nothing offered, a typed error, n
     retryable: false,
   })
   expect(await transfersTo(session)).toBe(0)
+})
+
+test('a session already paid for another order: never shown paid, no paid event, SESSION_MISMATCH', async ({
+  page,
+}) => {
+  const session = await createSession('25.00', 'USD')
+  await payOutside(session)
+  await waitForStatus(session, ['FUNDED'])
+  // Every text the button shows, from the first paint on.
+  await page.addInitScript(() => {
+    const seen: string[] = []
+    ;(window as any).__buttonTexts = seen
+    const read = () => {
+      const button = document
+        .querySelector('paysession-checkout')
+        ?.shadowRoot?.querySelector('[part~="button"]')
+      const text = button?.textContent?.trim()
+      if (text && seen.at(-1) !== text) seen.push(text)
+      requestAnimationFrame(read)
+    }
+    requestAnimationFrame(read)
+  })
+  await openPage(page, session, {
+    attributes: { 'expected-amount': '10.00', 'expected-currency': 'USD' },
+  })
+  await expect(payButton(page)).toHaveText('Payment unavailable')
+  // The dialog's code loads when the page is idle; its checkout says the same.
+  await waitForStep(page, 'failed')
+  await payButton(page).click()
+  await expect(dialog(page).getByRole('alert')).toHaveText(
+    'This payment does not match your order. Please contact the merchant.',
+  )
+  const seen: string[] = await page.evaluate(() => (window as any).__buttonTexts)
+  expect(seen.length).toBeGreaterThan(0)
+  expect(seen.filter((text) => /paid/i.test(text))).toEqual([])
+  const fired = await events(page)
+  expect(fired.filter((e) => e.type === 'paysession-paid')).toEqual([])
+  expect(fired.filter((e) => e.type === 'paysession-ready')).toEqual([])
+  expect(
+    fired.filter((e) => e.type === 'paysession-step-change').map((e) => e.detail.step),
+  ).not.toContain('paid')
+  expect(fired.filter((e) => e.type === 'paysession-error').map((e) => e.detail.code)).toContain(
+    'SESSION_MISMATCH',
+  )
 })
 
 test('another currency, set as a property, in German', async ({ page }) => {

@@ -10,23 +10,10 @@ import { createApiConfig } from './api/config.js'
 import { rpcTransport } from './chain/transport.js'
 import { createRegistry } from './registry/registry.js'
 import type { Registry } from './registry/types.js'
+import { defaultPolling, type PollingSettings } from './utils/poll.js'
 import { getDefaultStorage, type PaySessionStorage } from './utils/storage.js'
 
-export type PollingSettings = {
-  /** Interval while a payment is in flight (ms). */
-  activeInterval: number
-  /** Interval otherwise (ms). */
-  idleInterval: number
-  /** First retry delay after an error (ms); doubles up to `maxRetryDelay`. */
-  retryDelay: number
-  maxRetryDelay: number
-  /**
-   * 0 to 1: how random each wait is, so checkouts opened (or recovering) together do not poll
-   * together. Intervals are drawn from interval × [1 − jitter/2, 1 + jitter/2] (the same mean),
-   * retry delays from backoff × [1 − jitter, 1] (full jitter at 1). Default 1; 0 is exact.
-   */
-  jitter: number
-}
+export type { PollingSettings }
 
 export type CreatePaySessionConfigParameters = {
   /**
@@ -44,7 +31,12 @@ export type CreatePaySessionConfigParameters = {
   connectors?: CreateConnectorFn[]
   /** RPC URL per chain id for the built wagmi config. */
   rpcUrls?: Record<number, string>
-  polling?: Partial<PollingSettings>
+  /**
+   * How the SDK polls: the session's status, a call bundle, the chain. Default: every 2 s while a
+   * payment is on its way (`interval`), every 8 s otherwise (`idleInterval`), backoff from 1 s to
+   * 30 s after failures, every wait randomised (`jitter` 1). See `PollingSettings`.
+   */
+  polling?: Partial<PollingSettings> | undefined
   /** Confirmations to wait for after the transfer is mined. Default 1. */
   confirmations?: number
   /** Per-request time-out (ms). Default 15 000. */
@@ -84,14 +76,7 @@ export function createPaySessionConfig(
     registry,
     wagmiConfig: parameters.wagmiConfig ?? buildWagmiConfig(registry, parameters),
     queryClient: parameters.queryClient ?? new QueryClient(),
-    polling: {
-      activeInterval: 2_000,
-      idleInterval: 8_000,
-      retryDelay: 1_000,
-      maxRetryDelay: 30_000,
-      jitter: 1,
-      ...parameters.polling,
-    },
+    polling: { ...defaultPolling, ...definedOnly(parameters.polling) },
     confirmations: parameters.confirmations ?? 1,
     reportRetries: parameters.reportRetries ?? 8,
   }
@@ -109,3 +94,9 @@ function buildWagmiConfig(registry: Registry, parameters: CreatePaySessionConfig
     transports: Object.fromEntries(chains.map((chain) => [chain.id, rpcTransport()])),
   })
 }
+
+/** The settings given, without the keys set to `undefined` (an element's unset attribute). */
+const definedOnly = <T extends object>(settings: T | undefined): Partial<T> =>
+  Object.fromEntries(
+    Object.entries(settings ?? {}).filter(([, value]) => value !== undefined),
+  ) as Partial<T>

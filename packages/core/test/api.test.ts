@@ -87,14 +87,17 @@ describe('service client (session token)', () => {
     expect(
       await codeOf(getSession(c, { sessionId: a.paymentSessionId, sessionToken: 'pst_nope' })),
     ).toBe('UNAUTHORIZED')
-    expect(
-      await codeOf(
-        getSession(c, { sessionId: a.paymentSessionId, sessionToken: b.paymentSessionToken }),
-      ),
-    ).toBe('UNAUTHORIZED')
+    // Another session's token: the sandbox answers 403 FORBIDDEN, which a customer reads as a
+    // link that is not valid (the checkout treats it as a refused token).
+    const forbidden = await getSession(c, {
+      sessionId: a.paymentSessionId,
+      sessionToken: b.paymentSessionToken,
+    }).catch((e: PaySessionError) => e)
+    expect(forbidden).toMatchObject({ code: 'FORBIDDEN', status: 403 })
+    expect(forbidden.shortMessage).toBe('This payment link is not valid.')
     expect(
       await codeOf(getSession(c, { sessionId: 'ps_missing', sessionToken: b.paymentSessionToken })),
-    ).toMatch(/^(SESSION_NOT_FOUND|UNAUTHORIZED)$/)
+    ).toMatch(/^(SESSION_NOT_FOUND|FORBIDDEN)$/)
     const error = await getSession(c, { sessionId: a.paymentSessionId, sessionToken: 'x' }).catch(
       (e) => e,
     )

@@ -59,7 +59,7 @@ function config() {
     apiBase: sb.apiUrl,
     rpcUrls: { 31337: sb.rpcUrl },
     storage: createMemoryStorage(),
-    polling: { activeInterval: 100, idleInterval: 300, retryDelay: 50, maxRetryDelay: 200 },
+    polling: { interval: 100, idleInterval: 300, retryDelay: 50, maxRetryDelay: 200 },
   })
 }
 

@@ -6,6 +6,7 @@ import {
   isSameAmount,
   PaySessionError,
   payWithWallet,
+  waitForSession,
 } from '../src/exports/index.js'
 import {
   createSession,
@@ -135,6 +136,35 @@ describe('expected amount and currency', () => {
     expect(
       await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
     ).toHaveLength(0)
+  })
+
+  test('a session already paid when the page loads is not shown paid for another order', async () => {
+    const session = await createSession(sb, '25.00', 'USD')
+    await sb.pay(session.paymentSessionId)
+    const config = paySessionConfig(sb, mockWagmi(sb, sb.customers[3]!.address))
+    const ids = { sessionId: session.paymentSessionId, sessionToken: session.paymentSessionToken }
+    await waitForSession(config, { ...ids, timeout: 20_000 })
+    for (const [expected, outcome] of [
+      [{ expectedAmount: '10.00', expectedCurrency: 'USD' }, 'failed'],
+      [{ expectedAmount: '25.00', expectedCurrency: 'EUR' }, 'failed'],
+      [{ expectedAmount: '25', expectedCurrency: 'usd' }, 'paid'],
+    ] as const) {
+      const checkout = createCheckout(config, { ...ids, ...expected })
+      const steps: string[] = [checkout.getState().step]
+      const stop = checkout.subscribe((state) => steps.push(state.step))
+      try {
+        const state = await waitForStep(checkout, outcome)
+        if (outcome === 'failed') {
+          expect(state.error?.code).toBe('SESSION_MISMATCH')
+          // Never "paid" first, not even for an instant: the page's paid event would fire.
+          expect(steps).not.toContain('paid')
+          expect(state.session).toBeUndefined()
+        } else expect(state.session?.status).toMatch(/FUNDED|CAPTURING|SUCCEEDED/)
+      } finally {
+        stop()
+        checkout.destroy()
+      }
+    }
   })
 
   test('"25" and "25.000" are the amount "25.00": the checkout pays', async () => {

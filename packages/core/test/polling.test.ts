@@ -39,7 +39,7 @@ test('polling schedule: idle and active intervals, backoff on errors, stop for g
     registry: createRegistry({ localRpcUrl: sb.rpcUrl }),
     polling: {
       idleInterval: 5_000,
-      activeInterval: 1_000,
+      interval: 1_000,
       retryDelay: 1_000,
       maxRetryDelay: 4_000,
       // The exact schedule; how jitter spreads it is polling-spread.test.ts.

@@ -274,7 +274,7 @@ export function paySessionConfig(
     registry: createRegistry({ localRpcUrl: sb.rpcUrl }),
     storage: options.storage ?? createMemoryStorage(),
     polling: {
-      activeInterval: 100,
+      interval: 100,
       idleInterval: 300,
       retryDelay: 50,
       maxRetryDelay: 400,

@@ -2,7 +2,22 @@
 // exactly: no floating point anywhere.
 import { PaySessionError } from './errors.js'
 
-const decimal = /^(\d+)(?:\.(\d+))?$/
+/** The one decimal pattern: an unsigned decimal string (`'12'`, `'12.50'`), no sign, exponent or grouping. */
+export const decimalPattern = /^(\d+)(?:\.(\d+))?$/
+
+/**
+ * Whether two decimal strings are the same number, compared as text without floats:
+ * `'10.5'` equals `'10.50'` and `'010.5'`. A malformed string equals nothing.
+ * @example isSameAmount('25', '25.00') // true
+ */
+export function isSameAmount(a: string, b: string): boolean {
+  const canonical = (value: string) => {
+    const match = decimalPattern.exec(value)
+    return match && `${BigInt(match[1]!)}.${(match[2] ?? '').replace(/0+$/, '')}`
+  }
+  const left = canonical(a)
+  return !!left && left === canonical(b)
+}
 
 /**
  * Base units of a decimal string, exactly; `null` when it is not a decimal string or has more
@@ -11,7 +26,7 @@ const decimal = /^(\d+)(?:\.(\d+))?$/
  */
 export function decimalToUnits(value: unknown, decimals: number): bigint | null {
   if (typeof value !== 'string' || !Number.isInteger(decimals) || decimals < 0) return null
-  const match = decimal.exec(value)
+  const match = decimalPattern.exec(value)
   if (!match) return null
   const fraction = match[2] ?? ''
   if (fraction.length > decimals) return null
@@ -44,7 +59,7 @@ export function unitsToDecimal(
  * @example isValidAmount('0.00')  // false
  */
 export function isValidAmount(value: unknown): value is string {
-  return typeof value === 'string' && decimal.test(value) && /[1-9]/.test(value)
+  return typeof value === 'string' && decimalPattern.test(value) && /[1-9]/.test(value)
 }
 
 /**

@@ -1,4 +1,4 @@
-import { merchantError } from './merchantCodes.js'
+import { merchantError } from './merchantError.js'
 
 /**
  * The service's base URL without a trailing slash and without `/api/v1`, so both forms of

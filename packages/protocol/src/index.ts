@@ -1,7 +1,9 @@
 export { abiSignature, stablecoinAbi } from './abi.js'
 export {
   assertAmount,
+  decimalPattern,
   decimalToUnits,
+  isSameAmount,
   isValidAmount,
   parseAmount,
   unitsToDecimal,
@@ -11,7 +13,11 @@ export { parseCapture, parseCaptures } from './capture.js'
 export {
   type CustomerErrorCode,
   customerMessages,
+  isPaySessionErrorCode,
+  type MerchantErrorCode,
+  merchantMessages,
   type PaySessionErrorCode,
+  relayMessages,
 } from './codes.js'
 export { eip3009Abi, transferWithAuthorizationTypes } from './eip3009.js'
 export {
@@ -23,16 +29,19 @@ export {
   walk,
 } from './errors.js'
 export { parseFundingResponse } from './funding.js'
-export {
-  isPaySessionErrorCode,
-  type MerchantErrorCode,
-  merchantError,
-  merchantMessages,
-  paySessionErrorCodes,
-  relayMessages,
-  shortMessages,
-} from './merchantCodes.js'
+export { merchantError, paySessionErrorCodes, shortMessages } from './merchantError.js'
 export { extensionFields, withUsableExtensions } from './rules.js'
+export {
+  type Backoff,
+  backoffDelay,
+  isRetryableStatus,
+  isUnknownRoute,
+  type ServiceOperation,
+  type ServiceResource,
+  serviceErrorBody,
+  serviceErrorCode,
+  servicePaths,
+} from './service.js'
 export { parseCreatedSession, parseSession, parseSessionStatus } from './session.js'
 export {
   type CaptureStatus,

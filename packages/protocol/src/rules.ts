@@ -2,6 +2,7 @@
 // promises (a listed field with the wrong type is INVALID_RESPONSE); use a field it does not
 // list when it has the expected type and drop it otherwise (never refuse a whole answer for an
 // extension); read both names where the spec shows two.
+import { decimalPattern } from './amount.js'
 import { PaySessionError } from './errors.js'
 
 export type Json = Record<string, unknown>
@@ -39,7 +40,7 @@ const isDate = (v: unknown) => isString(v) && !Number.isNaN(Date.parse(v))
  */
 export const extensionFields: Record<string, (value: unknown) => boolean> = {
   acceptedTokens: (v) => Array.isArray(v) && v.every(isString),
-  receivedAmount: (v) => isString(v) && /^\d+(\.\d+)?$/.test(v),
+  receivedAmount: (v) => isString(v) && decimalPattern.test(v),
   expiresAt: isDate,
   chainId: (v) => Number.isSafeInteger(v) && (v as number) > 0,
   paymentSessionTokenExpiresAt: isDate,

@@ -13,7 +13,7 @@ let client: PaySessionClient
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, chainPort: 0, quiet: true })
-  client = createPaySessionClient({ baseUrl: sb.apiUrl, apiKey: sb.apiKey })
+  client = createPaySessionClient({ apiBase: sb.apiUrl, apiKey: sb.apiKey })
 })
 afterAll(() => sb?.stop())
 
@@ -87,7 +87,7 @@ describe('sessions against the sandbox', () => {
   })
 
   it('works with a base URL that ends in /api/v1', async () => {
-    const prefixed = createPaySessionClient({ baseUrl: `${sb.apiUrl}/api/v1`, apiKey: sb.apiKey })
+    const prefixed = createPaySessionClient({ apiBase: `${sb.apiUrl}/api/v1`, apiKey: sb.apiKey })
     const created = await prefixed.createSession({ amount: '4.00', currency: 'USD' })
     expect((await prefixed.getSession(created.paymentSessionId)).amount).toBe('4.00')
   })
@@ -108,7 +108,7 @@ describe('sessions against the sandbox', () => {
   })
 
   it('a wrong API key is UNAUTHORIZED on every call', async () => {
-    const wrong = createPaySessionClient({ baseUrl: sb.apiUrl, apiKey: 'sk_wrong' })
+    const wrong = createPaySessionClient({ apiBase: sb.apiUrl, apiKey: 'sk_wrong' })
     const existing = await client.createSession({ amount: '1.00', currency: 'USD' })
     const calls = () => [
       wrong.createSession({ amount: '1.00', currency: 'USD' }),
@@ -165,8 +165,8 @@ describe('captures against the sandbox', () => {
     ).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', status: 409 })
 
     const captured = await waitForCapture(client, id, partial.captureId, {
-      intervalMs: 100,
-      timeoutMs: 20_000,
+      interval: 100,
+      timeout: 20_000,
     })
     expect(captured.status).toBe('CAPTURED')
     expect(captured.captureTransferTransactionHash).toMatch(/^0x[0-9a-f]{64}$/)

@@ -85,7 +85,7 @@ describe.each<Profile>(['default', 'strict'])(
       const partial = await client.createCapture(id, { captureAmount: '4.00' })
       expect(partial).toMatchObject({ status: 'CAPTURING', captureAmount: '4.00' })
       expect(partial.captureId).toEqual(expect.any(String))
-      const captured = await waitForCapture(client, id, partial.captureId, { intervalMs: 100 })
+      const captured = await waitForCapture(client, id, partial.captureId, { interval: 100 })
       expect(captured).toMatchObject({ status: 'CAPTURED', refundAmount: '0.00' })
       expect(captured.captureTransferTransactionHash).toMatch(/^0x[0-9a-f]{64}$/)
       await until(
@@ -95,7 +95,7 @@ describe.each<Profile>(['default', 'strict'])(
 
       const final = await client.createCapture(id, { captureAmount: '5.00', isFinalCapture: true })
       expect(final).toMatchObject({ status: 'CAPTURING', refundAmount: '1.00' })
-      const done = await waitForCapture(client, id, final.captureId, { intervalMs: 100 })
+      const done = await waitForCapture(client, id, final.captureId, { interval: 100 })
       expect(done).toMatchObject({
         status: 'CAPTURED',
         captureAmount: '5.00',

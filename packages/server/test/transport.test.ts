@@ -83,9 +83,9 @@ beforeEach(() => {
 
 const client = (options: Partial<PaySessionClientOptions> = {}) =>
   createPaySessionClient({
-    baseUrl: url,
+    apiBase: url,
     apiKey: 'sk_test',
-    retry: { retries: 3, baseDelayMs: 5, maxDelayMs: 20 },
+    retry: { retries: 3, retryDelay: 5, maxRetryDelay: 20 },
     ...options,
   })
 
@@ -167,7 +167,7 @@ describe('retries', () => {
 
   it('gives up after the configured retries with API_UNAVAILABLE', async () => {
     on('GET /api/v1/payment-sessions', json(503, {}))
-    const error = await failure(client({ retry: { retries: 2, baseDelayMs: 1 } }).listSessions())
+    const error = await failure(client({ retry: { retries: 2, retryDelay: 1 } }).listSessions())
     expect(error).toMatchObject({ code: 'API_UNAVAILABLE', status: 503 })
     expect(hits).toHaveLength(3)
   })
@@ -181,7 +181,7 @@ describe('retries', () => {
       json(200, session),
     )
     const started = performance.now()
-    await client({ retry: { retries: 3, baseDelayMs: 40, maxDelayMs: 1000 } }).getSession('ps_1')
+    await client({ retry: { retries: 3, retryDelay: 40, maxRetryDelay: 1000 } }).getSession('ps_1')
     // Delays are at least half of 40, 80, 160 ms.
     expect(performance.now() - started).toBeGreaterThanOrEqual(140)
     expect(hits).toHaveLength(4)
@@ -203,14 +203,15 @@ describe('paths and requests', () => {
     expect(hits[0]?.body).toEqual({ amount: '10.00', currency: 'USD', requestId: 'r1' })
   })
 
-  it("takes apiBase (core's name); baseUrl stays accepted as a deprecated alias", async () => {
+  it("takes apiBase (core's name), and nothing else", async () => {
     on('POST /payment-sessions', json(200, session))
     const named = createPaySessionClient({ apiBase: `${url}/api/v1`, apiKey: 'sk_test' })
     await named.createSession({ amount: '10.00', currency: 'USD' })
-    await client({ baseUrl: url }).createSession({ amount: '10.00', currency: 'USD' })
-    expect(hits.map((hit) => hit.path)).toEqual(['/payment-sessions', '/payment-sessions'])
+    expect(hits.map((hit) => hit.path)).toEqual(['/payment-sessions'])
     const missing = await failure(
-      Promise.resolve().then(() => createPaySessionClient({ apiKey: 'sk_test' })),
+      Promise.resolve().then(() =>
+        createPaySessionClient({ baseUrl: url, apiKey: 'sk_test' } as never),
+      ),
     )
     expect(missing).toMatchObject({ code: 'INVALID_CONFIG' })
     expect(missing.details).toMatch(/apiBase/)
@@ -219,7 +220,7 @@ describe('paths and requests', () => {
   it('accepts a base URL with /api/v1 and calls each operation on its spec form', async () => {
     on('POST /payment-sessions', json(200, session))
     on('POST /api/v1/payment-sessions/ps_1/captures', json(202, capture))
-    const prefixed = client({ baseUrl: `${url}/api/v1/` })
+    const prefixed = client({ apiBase: `${url}/api/v1/` })
     await prefixed.createSession({ amount: '10.00', currency: 'USD' })
     await prefixed.createCapture('ps_1', { captureAmount: '4.00' })
     expect(hits.map((hit) => hit.path)).toEqual([
@@ -339,10 +340,10 @@ describe('response variants and errors', () => {
   })
 
   it('refuses a bad configuration', () => {
-    expect(() => createPaySessionClient({ baseUrl: 'not a url', apiKey: 'k' })).toThrow(
+    expect(() => createPaySessionClient({ apiBase: 'not a url', apiKey: 'k' })).toThrow(
       PaySessionError,
     )
-    expect(() => createPaySessionClient({ baseUrl: url, apiKey: '' })).toThrow(/apiKey/)
+    expect(() => createPaySessionClient({ apiBase: url, apiKey: '' })).toThrow(/apiKey/)
   })
 })
 

@@ -62,7 +62,7 @@ beforeAll(async () => {
     webhookBaseDelayMs: 100,
     webhookMaxAttempts: 4,
   })
-  client = createPaySessionClient({ baseUrl: sb.apiUrl, apiKey: sb.apiKey })
+  client = createPaySessionClient({ apiBase: sb.apiUrl, apiKey: sb.apiKey })
 })
 
 afterAll(async () => {

@@ -1,13 +1,15 @@
 import {
   type Checkout,
+  type CheckoutPaths,
+  CheckoutSession,
   type CheckoutState,
-  createCheckout,
   createPaySessionConfig,
   createRegistry,
   extendRegistry,
   type NetworkInfo,
   type PaySessionConfig,
   PaySessionError,
+  type PollingSettings,
   type Registry,
   type StablecoinInfo,
 } from '@paysession/core'
@@ -22,6 +24,10 @@ import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
 import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
 import { walletConnectLoader } from '../walletconnect/loader.js'
 import type { PreviewController } from './preview.controller.js'
+
+// The checkout's rarer paths load when a customer takes one (./checkout.paths.ts).
+const rarePaths = () => import('./checkout.paths.js')
+const paths: CheckoutPaths = { recovery: rarePaths, gasless: rarePaths, calls: rarePaths }
 
 const paidSteps = ['paid', 'completed']
 // Closing while the wallet prompt is open or the hash is being reported would hide what is happening.
@@ -50,6 +56,8 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
   readonly sessionToken: string | undefined
   readonly apiBase: string | undefined
   readonly relayUrl: string | undefined
+  readonly pollInterval: number | undefined
+  readonly polling: Partial<PollingSettings> | undefined
   readonly walletConnectProjectId: string | undefined
   readonly walletConnectRelayUrl: string | undefined
   readonly expectedAmount: string | undefined
@@ -255,6 +263,7 @@ export class CheckoutController implements ReactiveController {
         ...(h.wagmiConfig ? { wagmiConfig: h.wagmiConfig } : {}),
         ...(h.fetch ? { fetch: h.fetch } : {}),
         ...(h.rpcUrls ? { rpcUrls: h.rpcUrls } : {}),
+        polling: { ...h.polling, ...(h.pollInterval ? { interval: h.pollInterval } : {}) },
         connectors,
       })
     } catch (error) {
@@ -270,7 +279,7 @@ export class CheckoutController implements ReactiveController {
         gasless: false,
       })
     }
-    this.checkout = createCheckout(this.config, {
+    this.checkout = new CheckoutSession(this.config, {
       sessionId,
       sessionToken,
       // Read at each refusal: a page may set the provider after the element.
@@ -279,6 +288,7 @@ export class CheckoutController implements ReactiveController {
       expectedAmount: h.expectedAmount,
       expectedCurrency: h.expectedCurrency,
       relayUrl: h.relayUrl,
+      paths,
     })
     this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
     this.unwatchPairing = this.watchPairing()

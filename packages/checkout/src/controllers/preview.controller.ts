@@ -15,6 +15,8 @@ export interface PreviewHost extends ReactiveControllerHost, EventTarget {
   readonly sessionId: string | undefined
   readonly sessionToken: string | undefined
   readonly apiBase: string | undefined
+  readonly expectedAmount: string | undefined
+  readonly expectedCurrency: string | undefined
   readonly fetch: typeof globalThis.fetch | undefined
   readonly resolvedLocale: string
   /** Loads the dialog's code; the preview starts it once the button is painted and the page idle. */
@@ -54,11 +56,11 @@ export class PreviewController implements ReactiveController {
   }
 
   hostUpdated() {
-    const { sessionId, sessionToken, apiBase } = this.host
-    const key = [sessionId, sessionToken, apiBase].join('|')
+    const { sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency } = this.host
+    const key = [sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency].join('|')
     if (key === this.key || !sessionId || !sessionToken || !apiBase) return
     this.key = key
-    void this.read(key, { sessionId, sessionToken, apiBase })
+    void this.read(key, { sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency })
   }
 
   /**
@@ -85,6 +87,8 @@ export class PreviewController implements ReactiveController {
   status(state?: CheckoutState): ButtonStatus {
     const session = state?.session ?? this.session
     const step = state?.step
+    // Not this order's payment (checked before anything else is shown): never "paid", never "pay".
+    if ((state?.error ?? this.error)?.code === 'SESSION_MISMATCH') return 'unavailable'
     if (step === 'untracked') return 'untrackedButton'
     if (step === 'paid' || (session && isPaidStatus(session.status))) return 'paid'
     if (!session) {
@@ -96,14 +100,18 @@ export class PreviewController implements ReactiveController {
       ? isInFlight(step)
       : this.started || Boolean(session.userSubmittedTransactionHash)
     if (inFlight) return 'inProgress'
-    // Not this order's payment (the dialog's code checks, once loaded): never invite to pay it.
-    if (state?.error?.code === 'SESSION_MISMATCH') return 'unavailable'
     return this.total(state) ? 'pay' : 'payLoading'
   }
 
   private async read(
     key: string,
-    options: { sessionId: string; sessionToken: string; apiBase: string },
+    options: {
+      sessionId: string
+      sessionToken: string
+      apiBase: string
+      expectedAmount: string | undefined
+      expectedCurrency: string | undefined
+    },
   ) {
     let reader: Pick<typeof import('./preview.read.js'), 'readSession' | 'formatMoney'> | undefined
     try {
@@ -130,8 +138,8 @@ export class PreviewController implements ReactiveController {
         new PaySessionErrorEvent({
           code: e.code,
           message: e.shortMessage,
-          // An insecure api-base is the page's own setting: trying again cannot help.
-          retryable: e.code !== 'INSECURE_API_BASE',
+          // The page's own settings (an insecure api-base, another order): trying again cannot help.
+          retryable: e.code !== 'INSECURE_API_BASE' && e.code !== 'SESSION_MISMATCH',
         }),
       )
     }

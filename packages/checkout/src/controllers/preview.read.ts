@@ -1,4 +1,11 @@
-import { createApiConfig, getSession, type PaymentSession, PaySessionError } from '@paysession/core'
+import {
+  checkExpectedPayment,
+  createApiConfig,
+  type ExpectedPayment,
+  getSession,
+  type PaymentSession,
+  PaySessionError,
+} from '@paysession/core'
 
 export { formatMoney } from '../i18n/localize.js'
 
@@ -6,16 +13,24 @@ export { formatMoney } from '../i18n/localize.js'
 // the first file loads at once, so the error class and its sentences stay out of the first file.
 // The button waits for the formatter anyway to show its amount.
 
-/** The session for the button, or why not (every failure a PaySessionError). */
-export async function readSession(options: {
-  apiBase: string
-  fetch: typeof fetch | undefined
-  sessionId: string
-  sessionToken: string
-}): Promise<{ session: PaymentSession } | { error: PaySessionError }> {
+/**
+ * The session for the button, or why not (every failure a PaySessionError). A session for another
+ * order (`expected-amount`, `expected-currency`) is `SESSION_MISMATCH`: the button never shows it,
+ * not even as paid.
+ */
+export async function readSession(
+  options: {
+    apiBase: string
+    fetch: typeof fetch | undefined
+    sessionId: string
+    sessionToken: string
+  } & ExpectedPayment,
+): Promise<{ session: PaymentSession } | { error: PaySessionError }> {
   try {
     const config = createApiConfig({ apiBase: options.apiBase, fetch: options.fetch })
-    return { session: await getSession(config, options) }
+    const session = await getSession(config, options)
+    checkExpectedPayment(session, options)
+    return { session }
   } catch (error) {
     return {
       error: error instanceof PaySessionError ? error : new PaySessionError('API_UNAVAILABLE'),

@@ -13,13 +13,9 @@ import {
   type PaymentRecord,
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
-import {
-  followPayment,
-  type PayWithWalletParameters,
-  type PayWithWalletReturnType,
-  preparePayment,
-  startPaymentRecord,
-} from './payWithWallet.js'
+import { followPayment } from './followPayment.js'
+import type { PayWithWalletParameters, PayWithWalletReturnType } from './payWithWallet.js'
+import { preparePayment, startPaymentRecord } from './preparePayment.js'
 
 export type PayWithAuthorizationParameters = PayWithWalletParameters & {
   /** The merchant's relay (`createRelayHandler` of `@paysession/server`). */

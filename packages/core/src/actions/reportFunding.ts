@@ -3,7 +3,7 @@ import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isRetryableApiError } from '../errors/api.js'
 import { PaySessionError } from '../errors/base.js'
 import { isTransactionHash } from '../utils/isTransactionHash.js'
-import { retryDelay } from '../utils/retryDelay.js'
+import { retryDelay } from '../utils/poll.js'
 
 export type ReportFundingParameters = {
   sessionId: string

@@ -4,6 +4,17 @@ import { sendCalls, waitForCallsStatus } from 'viem/actions'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 
+export type SendWithCallsParameters = {
+  account: Address
+  chainId: number
+  call: { to: Address; data: Hex }
+}
+/** `sendWithCalls`, or a function that loads and calls it (`payWithWallet`'s `sendCalls`). */
+export type SendWithCalls = (
+  config: PaySessionConfig,
+  parameters: SendWithCallsParameters,
+) => Promise<Hex | undefined>
+
 /**
  * EIP-5792: sends the transfer as a one-call bundle (`wallet_sendCalls`) and follows
  * `wallet_getCallsStatus` to the transaction that carried it. Returns its hash, or `undefined`
@@ -12,7 +23,7 @@ import { PaySessionError } from '../errors/base.js'
  */
 export async function sendWithCalls(
   config: PaySessionConfig,
-  parameters: { account: Address; chainId: number; call: { to: Address; data: Hex } },
+  parameters: SendWithCallsParameters,
 ): Promise<Hex | undefined> {
   // viem's actions on the wallet's client (wagmi's wrappers add nothing here but bytes).
   const client = await getConnectorClient(config.wagmiConfig, {
@@ -23,8 +34,8 @@ export async function sendWithCalls(
   // The bundle is accepted: from here on nothing is sent again, whatever its status says.
   const result = await waitForCallsStatus(client, {
     id,
-    timeout: 30_000,
-    pollingInterval: 1_000,
+    timeout: config.polling.callsTimeout,
+    pollingInterval: config.polling.interval,
   }).catch(() => undefined)
   if (result?.status === 'failure')
     throw new PaySessionError('TRANSACTION_FAILED', { details: `call bundle ${id}` })

@@ -1,5 +1,5 @@
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
-import { sleep } from '../utils/sleep.js'
+import { poll } from '../utils/poll.js'
 import {
   type GetOneTimeWalletFundingParameters,
   getOneTimeWalletFunding,
@@ -29,7 +29,7 @@ export type WaitForOneTimeWalletFundingReturnType =
 
 /**
  * Reads the one-time wallet on chain until it holds the amount or the funding window closes
- * (an unfunded session is canceled then). A failed read is tried again at the next interval.
+ * (an unfunded session is canceled then). A failed read is tried again after the backoff.
  * @example
  * const { outcome } = await waitForOneTimeWalletFunding(config, { session })
  * if (outcome === 'received') showPaid()
@@ -42,12 +42,14 @@ export async function waitForOneTimeWalletFunding(
   const deadline =
     parameters.deadline ??
     (Date.parse(session.expiresAt ?? '') || Date.parse(session.createdAt ?? '') + FUNDING_WINDOW)
-  for (;;) {
-    if (signal?.aborted) return { outcome: 'aborted' }
-    const funding = await getOneTimeWalletFunding(config, parameters).catch(() => undefined)
-    if (signal?.aborted) return { outcome: 'aborted' }
-    if (funding?.received) return { outcome: 'received', token: funding.token! }
-    if (funding && Date.now() > deadline) return { outcome: 'windowClosed' }
-    await sleep(parameters.interval ?? config.polling.idleInterval, signal)
-  }
+  const funding = await poll(config.polling, {
+    read: () => getOneTimeWalletFunding(config, parameters),
+    until: (read) => read.received || Date.now() > deadline,
+    interval: parameters.interval ?? config.polling.idleInterval,
+    signal,
+  })
+  if (!funding) return { outcome: 'aborted' }
+  return funding.received
+    ? { outcome: 'received', token: funding.token! }
+    : { outcome: 'windowClosed' }
 }

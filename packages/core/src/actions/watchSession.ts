@@ -3,7 +3,7 @@ import { fetchSession, type PaymentSession } from '../api/session.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isRetryableApiError } from '../errors/api.js'
 import type { PaySessionError } from '../errors/base.js'
-import { pollInterval, retryDelay } from '../utils/retryDelay.js'
+import { pollInterval, retryDelay } from '../utils/poll.js'
 import { isTerminalStatus } from '../utils/status.js'
 
 export type WatchSessionParameters = {
@@ -12,7 +12,7 @@ export type WatchSessionParameters = {
   onChange: (session: PaymentSession) => void
   /** A failed poll. `final` is true when polling stopped because of it (bad token, not found). */
   onError?: ((error: PaySessionError, final: boolean) => void) | undefined
-  /** Poll at `activeInterval` while this returns true (a payment is in flight). */
+  /** Poll at `polling.interval` while this returns true (a payment is in flight). */
   isActive?: (() => boolean) | undefined
 }
 export type WatchSessionReturnType = () => void
@@ -20,9 +20,10 @@ export type WatchSessionReturnType = () => void
 export const sessionQueryKey = (sessionId: string) => ['paysession', 'session', sessionId] as const
 
 /**
- * Polls the session through query-core: `activeInterval` while a payment is in flight,
- * `idleInterval` otherwise (each wait jittered), exponential backoff with full jitter on errors, paused while offline or hidden, and
- * stopped for good at a terminal status. Returns the unsubscribe function.
+ * Polls the session through query-core: `polling.interval` while a payment is in flight,
+ * `idleInterval` otherwise (each wait jittered), exponential backoff with full jitter on errors,
+ * paused while offline or hidden, and stopped for good at a terminal status. Returns the
+ * unsubscribe function.
  * @example const stop = watchSession(config, { sessionId, sessionToken, onChange: render })
  */
 export function watchSession(
@@ -40,8 +41,8 @@ export function watchSession(
     retryDelay: (failures) => retryDelay(config.polling, failures),
     refetchInterval: (query) => {
       if (terminal(query.state.data) || query.state.status === 'error') return false
-      const { activeInterval, idleInterval } = config.polling
-      return pollInterval(config.polling, isActive?.() ? activeInterval : idleInterval)
+      const { interval, idleInterval } = config.polling
+      return pollInterval(config.polling, isActive?.() ? interval : idleInterval)
     },
     refetchOnWindowFocus: (query) => !terminal(query.state.data),
     refetchOnReconnect: (query) => !terminal(query.state.data),

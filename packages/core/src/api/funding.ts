@@ -1,7 +1,6 @@
-import { type FundingResponse, parseFundingResponse } from '@paysession/protocol'
+import { type FundingResponse, parseFundingResponse, servicePaths } from '@paysession/protocol'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { apiRequest } from './request.js'
-import { sessionPath } from './session.js'
 
 export type ReportFundingResponse = FundingResponse
 
@@ -15,10 +14,9 @@ export async function postFundingTransaction(
     signal?: AbortSignal | undefined
   },
 ): Promise<ReportFundingResponse> {
-  const path = `${sessionPath(parameters.sessionId)}/funding-transaction`
   const body = await apiRequest(config, {
     method: 'POST',
-    paths: [`/api/v1${path}`, path],
+    paths: servicePaths('reportFunding', parameters),
     sessionToken: parameters.sessionToken,
     body: { fundingTransactionHash: parameters.hash, wait: parameters.wait ?? false },
     signal: parameters.signal,

@@ -1,10 +1,11 @@
+import { isUnknownRoute } from '@paysession/protocol'
 import { apiError, unreachableError } from '../errors/api.js'
 import { PaySessionError } from '../errors/base.js'
 import type { ApiConfig } from './config.js'
 
 export type ApiRequest = {
   method: 'GET' | 'POST'
-  /** The path form the spec shows for this operation, then the other form. */
+  /** The operation's two path forms (protocol's `servicePaths`). */
   paths: readonly [string, string]
   sessionToken: string
   body?: unknown
@@ -17,7 +18,7 @@ export type ApiRequest = {
  */
 export async function apiRequest(config: ApiConfig, request: ApiRequest): Promise<unknown> {
   let response = await send(config, request, request.paths[0])
-  if (response.status === 404 && !isJson(response)) {
+  if (isUnknownRoute(response.status, response.headers.get('content-type'))) {
     await response.body?.cancel()
     response = await send(config, request, request.paths[1])
   }
@@ -51,10 +52,6 @@ async function send(config: ApiConfig, request: ApiRequest, path: string) {
     if (request.signal?.aborted) throw new PaySessionError('ABORTED', { cause: error })
     throw unreachableError(error)
   }
-}
-
-function isJson(response: Response) {
-  return /\bjson\b/i.test(response.headers.get('content-type') ?? '')
 }
 
 async function readJson(response: Response): Promise<{ ok: boolean; value: unknown }> {

@@ -3,6 +3,7 @@ import {
   parseSession as parseProtocolSession,
   type SessionStatus,
   sameName,
+  servicePaths,
   sessionStatuses,
 } from '@paysession/protocol'
 import { PaySessionError } from '../errors/base.js'
@@ -18,16 +19,13 @@ export type PaymentSession = ProtocolSession & {
   [extra: string]: unknown
 }
 
-export const sessionPath = (id: string) => `/payment-sessions/${encodeURIComponent(id)}`
-
 export async function fetchSession(
   config: ApiConfig,
   parameters: { sessionId: string; sessionToken: string; signal?: AbortSignal | undefined },
 ): Promise<PaymentSession> {
-  const path = sessionPath(parameters.sessionId)
   const body = await apiRequest(config, {
     method: 'GET',
-    paths: [path, `/api/v1${path}`],
+    paths: servicePaths('getSession', parameters),
     sessionToken: parameters.sessionToken,
     signal: parameters.signal,
   })

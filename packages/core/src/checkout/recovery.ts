@@ -8,54 +8,25 @@ import {
 import { reportFunding } from '../actions/reportFunding.js'
 import { waitForOneTimeWalletFunding } from '../actions/waitForOneTimeWalletFunding.js'
 import { waitForPaymentReceipt, waitForTransfer } from '../chain/waitForPaymentReceipt.js'
-import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isPaySessionError, PaySessionError } from '../errors/base.js'
-import type { NetworkInfo } from '../registry/types.js'
 import {
   clearPaymentRecord,
   type PaymentRecord,
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
+import { poll } from '../utils/poll.js'
 import { readSessionFacts, type SessionFacts } from '../utils/sessionFacts.js'
-import { sleep } from '../utils/sleep.js'
-import type { CheckoutEvent } from './transition.js'
-import type { CheckoutListener, CheckoutState } from './types.js'
+import { asError, type CheckoutSession } from './CheckoutSession.js'
 
-// The checkout's paths off the usual payment, loaded by createCheckout.ts (in the lazy chunk of
-// ../actions/lazyActions.ts) only when one is taken: a payment left in flight (a reload,
-// another tab, a wallet that sends later) and a session token the service refuses. Every new
-// payment still passes checkPreviousPayment, the session's lock and its record
-// (actions/payWithWallet.ts) whatever loads when: loading this module late never lets a second
-// payment start.
-
-/** The running checkout, as these paths see it (built by createCheckout). */
-export type RunningCheckout = {
-  config: PaySessionConfig
-  sessionId: string
-  staleAfter: number | undefined
-  /** The page can be asked for a fresh session token. */
-  canRenewToken: boolean
-  /** Aborted when the checkout is destroyed. */
-  signal: AbortSignal
-  state(): CheckoutState
-  destroyed(): boolean
-  settled(): boolean
-  dispatch(event: CheckoutEvent, patch?: Partial<Omit<CheckoutState, 'step'>>): boolean
-  set(patch: Partial<Omit<CheckoutState, 'step'>>): void
-  subscribe(listener: CheckoutListener): () => void
-  sessionToken(): string
-  withToken<T>(call: (token: string) => Promise<T>): Promise<T>
-  network(): NetworkInfo
-  explorerTxUrl(hash: Hex): string | undefined
-  askServiceToSettle(hash: Hex): Promise<void>
-  offerPayment(): Promise<void>
-  fail(error: PaySessionError, canRetry: boolean): void
-  asError(error: unknown): PaySessionError
-  stopWatching(): void
-}
+// The checkout session's paths off the usual payment (`@paysession/core/recovery`), which the
+// session loads only when one is taken: a payment left in flight (a reload, another tab, a wallet
+// that sends later) and a session token the service refuses. Each works on the session itself
+// (its state, its token, its polling). Every new payment still passes checkPreviousPayment, the
+// session's lock and its record (actions/payWithWallet.ts) whatever loads when: loading this
+// module late never lets a second payment start.
 
 /** A payment found in flight: follow it to its end instead of offering another one. */
-export function resume(checkout: RunningCheckout, previous: PreviousPayment): Promise<void> | void {
+export function resume(checkout: CheckoutSession, previous: PreviousPayment): Promise<void> | void {
   if (previous.kind !== 'inFlight') return
   if (previous.reason === 'walletPending') return awaitWallet(checkout, previous.record!)
   const hash = previous.hash
@@ -68,20 +39,20 @@ export function resume(checkout: RunningCheckout, previous: PreviousPayment): Pr
   if (hash) {
     const { config, sessionId } = checkout
     // Idempotent: the service may not have heard of it if the page closed right after sending.
-    checkout
-      .withToken((token) => reportFunding(config, { sessionId, sessionToken: token, hash }))
+    checkout.token
+      .use((sessionToken) => reportFunding(config, { sessionId, sessionToken, hash }))
       .catch(() => {})
     if (previous.reason === 'hashPending') void followHash(checkout, hash, previous.record)
   }
 }
 
 /** The wallet accepted the payment and will send it (a multisig, a bundler): follow the chain. */
-function awaitWallet(checkout: RunningCheckout, record: PaymentRecord) {
+function awaitWallet(checkout: CheckoutSession, record: PaymentRecord) {
   checkout.dispatch(
     { type: 'previous', reason: 'walletPending' },
     { error: undefined, canRetry: false },
   )
-  const client = getClient(checkout.config.wagmiConfig, { chainId: checkout.network().chainId })!
+  const client = getClient(checkout.config.wagmiConfig, { chainId: checkout.network.chainId })!
   waitForTransfer(client, {
     payment: {
       token: record.tokenAddress,
@@ -95,7 +66,7 @@ function awaitWallet(checkout: RunningCheckout, record: PaymentRecord) {
     (hash) => {
       const submitted: PaymentRecord = { ...record, state: 'submitted', hash }
       writePaymentRecord(checkout.config.storage, submitted)
-      if (!checkout.settled())
+      if (!checkout.settled)
         resume(checkout, { kind: 'inFlight', reason: 'hashPending', hash, record: submitted })
     },
     () => {},
@@ -109,7 +80,7 @@ function awaitWallet(checkout: RunningCheckout, record: PaymentRecord) {
  * transfer), and offers the payment again by itself when the time comes.
  */
 export async function waitForPrompt(
-  checkout: RunningCheckout,
+  checkout: CheckoutSession,
   record: PaymentRecord | undefined,
 ): Promise<void> {
   const { config, staleAfter } = checkout
@@ -119,32 +90,37 @@ export async function waitForPrompt(
     { error: undefined, canRetry: false, retryAt },
   )
   const waiting = () =>
-    !checkout.destroyed() && !checkout.settled() && checkout.state().retryAt === retryAt
-  while (waiting()) {
-    const wait = Math.min(config.polling.activeInterval, retryAt - Date.now())
-    await sleep(Math.max(0, wait), checkout.signal)
-    const session = checkout.state().session
-    if (!waiting() || !session) return
-    const previous = await checkPreviousPayment(config, { session, staleAfter }).catch(
-      () => undefined,
-    )
-    if (!waiting() || !previous) continue
-    if (previous.kind === 'inFlight' && previous.reason === 'prompting') continue
-    if (previous.kind !== 'none') {
-      checkout.set({ retryAt: undefined })
-      return resume(checkout, previous)
-    }
-    // Out of the in-flight step first: the token choice is not shown over a payment in flight.
-    checkout.dispatch({ type: 'nothingPending' })
-    checkout.dispatch({ type: 'load' }, { retryAt: undefined })
-    return checkout.offerPayment().catch((error) => checkout.fail(checkout.asError(error), true))
+    !checkout.destroyed && !checkout.settled && checkout.getState().retryAt === retryAt
+  const stillPrompting = (previous: PreviousPayment) =>
+    previous.kind === 'inFlight' && previous.reason === 'prompting'
+  let previous: PreviousPayment | 'left' | undefined
+  // Read until the prompt is answered, and once more when it may no longer be (`retryAt`).
+  while (waiting() && !previous)
+    previous = await poll(config.polling, {
+      read: async () => {
+        const session = checkout.getState().session
+        if (!waiting() || !session) return 'left' as const
+        return checkPreviousPayment(config, { session, staleAfter })
+      },
+      until: (read) => read === 'left' || !stillPrompting(read),
+      signal: checkout.signal,
+      deadline: Date.now() < retryAt ? retryAt : undefined,
+    })
+  if (!previous || previous === 'left' || !waiting()) return
+  if (previous.kind !== 'none') {
+    checkout.set({ retryAt: undefined })
+    return resume(checkout, previous)
   }
+  // Out of the in-flight step first: the token choice is not shown over a payment in flight.
+  checkout.dispatch({ type: 'nothingPending' })
+  checkout.dispatch({ type: 'load' }, { retryAt: undefined })
+  return checkout.offerPayment().catch((error) => checkout.fail(asError(error), true))
 }
 
-async function followHash(checkout: RunningCheckout, hash: Hex, record: PaymentRecord | undefined) {
+async function followHash(checkout: CheckoutSession, hash: Hex, record: PaymentRecord | undefined) {
   const { config, sessionId } = checkout
   try {
-    const client = getClient(config.wagmiConfig, { chainId: checkout.network().chainId })!
+    const client = getClient(config.wagmiConfig, { chainId: checkout.network.chainId })!
     const receipt = await waitForPaymentReceipt(client, {
       hash,
       // Our own payment (not one the service heard of from elsewhere): follow a replacement.
@@ -164,14 +140,12 @@ async function followHash(checkout: RunningCheckout, hash: Hex, record: PaymentR
         if (record)
           writePaymentRecord(config.storage, { ...record, state: 'submitted', hash: next })
         checkout.set({ hash: next, explorerTxUrl: checkout.explorerTxUrl(next) })
-        reportFunding(config, {
-          sessionId,
-          sessionToken: checkout.sessionToken(),
-          hash: next,
-        }).catch(() => {})
+        checkout.token
+          .use((sessionToken) => reportFunding(config, { sessionId, sessionToken, hash: next }))
+          .catch(() => {})
       },
     })
-    if (checkout.settled()) return
+    if (checkout.settled) return
     if (receipt.status === 'success') {
       checkout.dispatch({ type: 'mined' })
       void checkout.askServiceToSettle(receipt.transactionHash)
@@ -183,7 +157,7 @@ async function followHash(checkout: RunningCheckout, hash: Hex, record: PaymentR
       )
     }
   } catch (error) {
-    if (checkout.destroyed() || checkout.settled()) return
+    if (checkout.destroyed || checkout.settled) return
     if (isPaySessionError(error, 'TRANSFER_MISMATCH')) {
       // Replaced by a transaction that pays nothing: the chain allows a new payment.
       clearPaymentRecord(config.storage, sessionId)
@@ -208,16 +182,16 @@ async function followHash(checkout: RunningCheckout, hash: Hex, record: PaymentR
  * and reads the one-time wallet on chain until it holds the amount or the funding window ends.
  * A token refused before anything was known is a link that is not valid.
  */
-export function untrack(checkout: RunningCheckout, error: PaySessionError) {
+export function untrack(checkout: CheckoutSession, error: PaySessionError) {
   checkout.stopWatching()
-  const state = checkout.state()
+  const state = checkout.getState()
   const facts = state.session ?? readSessionFacts(checkout.config.storage, checkout.sessionId)
   const known = !!facts || error.code === 'SESSION_TOKEN_EXPIRED'
   // A customer paying by hand keeps the address (the step stays): the chain is followed behind it.
   checkout.dispatch(
     { type: 'tokenRefused', known },
     !known || state.step !== 'manual'
-      ? { error, canRetry: checkout.canRenewToken, ...(known ? { amount: facts?.amount } : {}) }
+      ? { error, canRetry: checkout.token.renewable, ...(known ? { amount: facts?.amount } : {}) }
       : {},
   )
   if (!known) return
@@ -225,9 +199,9 @@ export function untrack(checkout: RunningCheckout, error: PaySessionError) {
 }
 
 /** Checkouts following their one-time wallet on chain: one follower each. */
-const followingChain = new WeakSet<RunningCheckout>()
+const followingChain = new WeakSet<CheckoutSession>()
 
-async function followOnChain(checkout: RunningCheckout, facts: SessionFacts) {
+async function followOnChain(checkout: CheckoutSession, facts: SessionFacts) {
   if (followingChain.has(checkout)) return
   followingChain.add(checkout)
   const follower = new AbortController()
@@ -243,7 +217,7 @@ async function followOnChain(checkout: RunningCheckout, facts: SessionFacts) {
     })
     // The paid screen names the token that arrived, as the service will once it sees it.
     if (result.outcome === 'received') {
-      const session = checkout.state().session
+      const session = checkout.getState().session
       checkout.dispatch(
         { type: 'chainFunded' },
         {

@@ -1,13 +1,22 @@
 import type { SessionStatus } from '@paysession/protocol'
-import { isInFlight } from './steps.js'
 import type { CheckoutStep } from './types.js'
-
-export { inFlightSteps, isInFlight } from './steps.js'
 
 // The checkout's behaviour as data: which step follows which event. Pure, so it is tested for
 // every state and every event without a chain or a browser (test/transition.test.ts);
-// createCheckout runs the effects (wallet prompts, requests, timers) around it and changes the
-// step only through `transition`.
+// the checkout session (CheckoutSession.ts) runs the effects (wallet prompts, requests, timers)
+// around it and changes the step only through `transition`.
+
+/** Steps in which a payment may be on its way: the customer is told so, and it is not offered again. */
+export const inFlightSteps: readonly CheckoutStep[] = [
+  'confirmInWallet',
+  'waitingForWallet',
+  'submitted',
+  'confirming',
+  'waitingForService',
+]
+
+export const isInFlight = (step: CheckoutStep | undefined): boolean =>
+  !!step && inFlightSteps.includes(step)
 
 /** Steps from which the customer may pick a wallet, a token, or pay manually. */
 const choosingSteps: readonly CheckoutStep[] = ['chooseWallet', 'chooseToken', 'review']
@@ -100,7 +109,7 @@ const statusSteps: Partial<Record<SessionStatus, CheckoutStep>> = {
 /** The step a session status puts the checkout in, if it decides one. */
 export const statusStep = (status: SessionStatus): CheckoutStep | undefined => statusSteps[status]
 
-// A refused token is not an expired payment: createCheckout sends `tokenRefused` for it instead.
+// A refused token is not an expired payment: the session sends `tokenRefused` for it instead.
 const expiryCodes = ['SESSION_EXPIRED']
 
 /** The one answer to "may the customer pay now?". */

@@ -1,30 +1,21 @@
-import { PaySessionError, type PaySessionErrorCode } from './base.js'
+import { customerMessages, serviceErrorBody, serviceErrorCode } from '@paysession/protocol'
+import { PaySessionError } from './base.js'
 
-/** Codes the service may answer that keep their meaning in the SDK. */
-const passThrough = new Set<string>([
-  'SESSION_TOKEN_EXPIRED',
-  'SESSION_NOT_FOUND',
-  'SESSION_NOT_PAYABLE',
-  'TRANSACTION_DOES_NOT_FUND_SESSION',
-  'TRANSACTION_REVERTED',
-  'INVALID_TRANSACTION_HASH',
-  'INVALID_AMOUNT',
-])
-
-/** Turns an HTTP error answer `{ error: { code, message } }` (or anything else) into an error. */
+/**
+ * Turns an HTTP error answer `{ error: { code, message } }` (or anything else) into an error, by
+ * the protocol's one mapping (`serviceErrorCode`; every call here names a session).
+ */
 export function apiError(status: number, body: unknown): PaySessionError {
-  const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error
-  const serverCode = typeof error?.code === 'string' ? error.code : undefined
-  const serverMessage = typeof error?.message === 'string' ? error.message : undefined
-  const details = [`HTTP ${status}`, serverCode, serverMessage].filter(Boolean).join(' ')
-
-  let code: PaySessionErrorCode
-  if (serverCode && passThrough.has(serverCode)) code = serverCode as PaySessionErrorCode
-  else if (status === 401 || status === 403) code = 'UNAUTHORIZED'
-  else if (status === 404) code = 'SESSION_NOT_FOUND'
-  else if (status === 408 || status === 429 || status >= 500) code = 'API_UNAVAILABLE'
-  else code = 'API_ERROR'
-  return new PaySessionError(code, { status, details })
+  const { code: serviceCode, message } = serviceErrorBody(body)
+  const code = serviceErrorCode(status, serviceCode, 'session')
+  const details = [`HTTP ${status}`, serviceCode, message].filter(Boolean).join(' ')
+  return new PaySessionError(code, {
+    status,
+    details,
+    // A session token refused for this session reads, to a customer, as a link that is not valid.
+    ...(code === 'FORBIDDEN' ? { shortMessage: customerMessages.UNAUTHORIZED } : {}),
+    ...(serviceCode !== undefined && serviceCode !== code ? { serviceCode } : {}),
+  })
 }
 
 /** Network failure or time-out before any answer. */
@@ -40,3 +31,8 @@ export function unreachableError(cause: unknown): PaySessionError {
 export function isRetryableApiError(error: unknown): boolean {
   return error instanceof PaySessionError && error.code === 'API_UNAVAILABLE'
 }
+
+/** The service refused the session token: expired, or not (or no longer) valid for this session. */
+export const isTokenRefused = (error: unknown): boolean =>
+  error instanceof PaySessionError &&
+  ['SESSION_TOKEN_EXPIRED', 'UNAUTHORIZED', 'FORBIDDEN'].includes(error.code)

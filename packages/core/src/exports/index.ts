@@ -36,12 +36,6 @@ export {
   watchWallets,
 } from '../actions/getWallets.js'
 export {
-  type PayWithAuthorizationErrorType,
-  type PayWithAuthorizationParameters,
-  type PayWithAuthorizationReturnType,
-  payWithAuthorization,
-} from '../actions/payWithAuthorization.js'
-export {
   type PayWithWalletErrorType,
   type PayWithWalletParameters,
   type PayWithWalletReturnType,
@@ -81,13 +75,25 @@ export {
   type SessionStatus,
   sessionStatuses,
 } from '../api/session.js'
-export { type CreateCheckoutParameters, createCheckout } from '../checkout/createCheckout.js'
-export { inFlightSteps, isInFlight } from '../checkout/steps.js'
+export {
+  type CheckoutPaths,
+  CheckoutSession,
+  type CheckoutSessionParameters,
+  type Recovery,
+} from '../checkout/CheckoutSession.js'
+export {
+  bundledPaths,
+  type CreateCheckoutParameters,
+  createCheckout,
+} from '../checkout/createCheckout.js'
+export { SessionToken, type SessionTokenProvider } from '../checkout/sessionToken.js'
 export {
   type CheckoutEvent,
   type CheckoutMachine,
   canPay,
+  inFlightSteps,
   initialMachine,
+  isInFlight,
   transition,
 } from '../checkout/transition.js'
 export type {
@@ -124,20 +130,26 @@ export {
   restrictRegistry,
 } from '../registry/registry.js'
 export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
-export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
+export {
+  type FormatDecimalOptions,
+  formatAmount,
+  formatDecimal,
+  isSameAmount,
+  parseAmount,
+  toDecimalString,
+} from '../utils/amounts.js'
 export { checkApiBase } from '../utils/apiBase.js'
-export { isSameAmount } from '../utils/decimal.js'
 export {
   checkExpectedPayment,
   type ExpectedPayment,
 } from '../utils/expectedPayment.js'
-export { type FormatDecimalOptions, formatDecimal } from '../utils/formatDecimal.js'
 export {
   clearPaymentRecord,
   type PaymentRecord,
   readPaymentRecord,
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
+export { type PollParameters, poll, sleep } from '../utils/poll.js'
 export {
   readSessionFacts,
   type SessionFacts,

@@ -13,5 +13,10 @@ export {
   restrictRegistry,
 } from '../registry/registry.js'
 export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
-export { formatAmount, parseAmount, toDecimalString } from '../utils/amounts.js'
-export { type FormatDecimalOptions, formatDecimal } from '../utils/formatDecimal.js'
+export {
+  type FormatDecimalOptions,
+  formatAmount,
+  formatDecimal,
+  parseAmount,
+  toDecimalString,
+} from '../utils/amounts.js'

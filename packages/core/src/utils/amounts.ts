@@ -1,7 +1,9 @@
-import { parseAmount, unitsToDecimal } from '@paysession/protocol'
-import { formatDecimal } from './formatDecimal.js'
+import { decimalPattern, isSameAmount, parseAmount, unitsToDecimal } from '@paysession/protocol'
 
-export { parseAmount }
+// Amounts as a customer reads them. The codec itself (decimal strings ⇄ base units, comparing
+// two amounts) is the protocol's.
+
+export { isSameAmount, parseAmount }
 
 /** Exact decimal string of base units, no locale, no trailing zeros (`'12.5'`). */
 export const toDecimalString = (units: bigint, decimals: number): string =>
@@ -17,4 +19,51 @@ export function formatAmount(units: bigint, decimals: number, locale?: string): 
     minimumFractionDigits: Math.min(2, decimals),
   })
   return units < 0n ? `-${text}` : text
+}
+
+export type FormatDecimalOptions = {
+  /** An ISO 4217 code: the locale places its symbol. Another code is appended as text. */
+  currency?: string | undefined
+  /** Pads the fraction with zeros (default: the currency's minor units, else 0). */
+  minimumFractionDigits?: number | undefined
+}
+
+/**
+ * What a customer reads for a decimal string, localised without a float round trip: Intl formats
+ * the whole part as a `bigint` (grouping, currency symbol), and the fraction digits are put
+ * in by hand after the locale's decimal separator, every significant one kept. A value that is not
+ * an unsigned decimal string is shown as it was sent.
+ * @example formatDecimal('1234.123456', 'de-DE', { currency: 'EUR' }) // '1.234,123456 €'
+ */
+export function formatDecimal(
+  value: string,
+  locale?: string,
+  options: FormatDecimalOptions = {},
+): string {
+  const match = decimalPattern.exec(value)
+  if (!match) return value
+  const { currency } = options
+  const style: Intl.NumberFormatOptions = currency ? { style: 'currency', currency } : {}
+  try {
+    const minimum =
+      options.minimumFractionDigits ??
+      new Intl.NumberFormat(locale, style).resolvedOptions().minimumFractionDigits!
+    const digits = (match[2] ?? '').replace(/0+$/, '').padEnd(minimum, '0')
+    const places = digits ? 1 : 0
+    return new Intl.NumberFormat(locale, {
+      ...style,
+      minimumFractionDigits: places,
+      maximumFractionDigits: places,
+    })
+      .formatToParts(BigInt(match[1]!))
+      .map((part) => (part.type === 'fraction' ? digits : part.value))
+      .join('')
+  } catch (error) {
+    if (!currency) throw error
+    // Not an ISO 4217 code: the number, then the code.
+    const number = formatDecimal(value, locale, {
+      minimumFractionDigits: options.minimumFractionDigits ?? 2,
+    })
+    return `${number} ${currency}`
+  }
 }

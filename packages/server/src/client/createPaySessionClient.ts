@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { absoluteApiBase } from '@paysession/protocol'
+import { absoluteApiBase, servicePaths } from '@paysession/protocol'
 import { assertAmount } from '../amounts.js'
 import { merchantError } from '../errors/index.js'
 import { parseCapture, parseCreatedSession, parseSession, parseSessionList } from './parse.js'
@@ -12,9 +12,7 @@ export type PaySessionClientOptions = {
    * each have their own; this package knows neither, so pass it from configuration.
    * The same name as `@paysession/core`'s `apiBase`.
    */
-  apiBase?: string
-  /** @deprecated Use `apiBase`; still accepted. */
-  baseUrl?: string
+  apiBase: string
   /** The merchant API key. It must stay on the server. */
   apiKey: string
   /** Defaults to the global fetch. */
@@ -23,8 +21,6 @@ export type PaySessionClientOptions = {
   retry?: RetryOptions | false
   /** Time limit of one attempt in ms. Default 30 000. The same name as in `@paysession/core`. */
   requestTimeout?: number
-  /** @deprecated Use `requestTimeout`; still accepted. */
-  timeoutMs?: number
 }
 
 export type CreateSessionParameters = {
@@ -70,11 +66,10 @@ export type PaySessionClient = {
   getCapture(sessionId: string, captureId: string): Promise<Capture>
 }
 
-function segment(value: unknown, name: string): string {
+function segment(value: unknown, name: string): asserts value is string {
   if (typeof value !== 'string' || value === '') {
     throw merchantError('INVALID_REQUEST', { details: `${name} must be a non-empty string.` })
   }
-  return encodeURIComponent(value)
 }
 
 function requestIdOf(value: unknown): string {
@@ -106,14 +101,14 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
     throw merchantError('INVALID_CONFIG', { details: 'No fetch available; pass one.' })
   }
   const transport: Transport = {
-    root: absoluteApiBase(options.apiBase ?? options.baseUrl),
+    root: absoluteApiBase(options.apiBase),
     apiKey: options.apiKey,
     fetch,
     retry:
       options.retry === false
         ? { ...defaultRetry, retries: 0 }
         : { ...defaultRetry, ...options.retry },
-    requestTimeout: options.requestTimeout ?? options.timeoutMs ?? 30_000,
+    requestTimeout: options.requestTimeout ?? 30_000,
   }
 
   return {
@@ -135,20 +130,18 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
       if (requestId !== null) body['requestId'] = requestId
       const answer = await request(transport, {
         method: 'POST',
-        path: '/payment-sessions',
-        alternatePath: '/api/v1/payment-sessions',
+        paths: servicePaths('createSession'),
         body,
       })
       return parseCreatedSession(answer, requestId)
     },
 
     async getSession(sessionId, getOptions = {}) {
-      const id = segment(sessionId, 'sessionId')
+      segment(sessionId, 'sessionId')
       const answer = await request(transport, {
         method: 'GET',
-        path: `/payment-sessions/${id}`,
-        alternatePath: `/api/v1/payment-sessions/${id}`,
-        notFoundCode: 'SESSION_NOT_FOUND',
+        paths: servicePaths('getSession', { sessionId }),
+        resource: 'session',
         ...(getOptions.sessionToken ? { credential: getOptions.sessionToken } : {}),
       })
       return parseSession(answer)
@@ -157,14 +150,13 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
     async listSessions() {
       const answer = await request(transport, {
         method: 'GET',
-        path: '/api/v1/payment-sessions',
-        alternatePath: '/payment-sessions',
+        paths: servicePaths('listSessions'),
       })
       return parseSessionList(answer)
     },
 
     async createCapture(sessionId, parameters) {
-      const id = segment(sessionId, 'sessionId')
+      segment(sessionId, 'sessionId')
       assertAmount(parameters.captureAmount, 'captureAmount')
       if (
         parameters.isFinalCapture !== undefined &&
@@ -177,9 +169,8 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
       const requestId = requestIdOf(parameters.requestId)
       const answer = await request(transport, {
         method: 'POST',
-        path: `/api/v1/payment-sessions/${id}/captures`,
-        alternatePath: `/payment-sessions/${id}/captures`,
-        notFoundCode: 'SESSION_NOT_FOUND',
+        paths: servicePaths('createCapture', { sessionId }),
+        resource: 'session',
         body: {
           requestId,
           captureAmount: parameters.captureAmount,
@@ -193,13 +184,12 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
     },
 
     async getCapture(sessionId, captureId) {
-      const id = segment(sessionId, 'sessionId')
-      const capture = segment(captureId, 'captureId')
+      segment(sessionId, 'sessionId')
+      segment(captureId, 'captureId')
       const answer = await request(transport, {
         method: 'GET',
-        path: `/api/v1/payment-sessions/${id}/captures/${capture}`,
-        alternatePath: `/payment-sessions/${id}/captures/${capture}`,
-        notFoundCode: 'CAPTURE_NOT_FOUND',
+        paths: servicePaths('getCapture', { sessionId, captureId }),
+        resource: 'capture',
       })
       return parseCapture(answer)
     },

@@ -1,18 +1,17 @@
 import {
-  isPaySessionErrorCode,
-  merchantError,
-  type PaySessionError,
-  type PaySessionErrorCode,
-} from '../errors/index.js'
+  type Backoff,
+  backoffDelay,
+  isUnknownRoute,
+  type ServiceResource,
+  serviceErrorBody,
+  serviceErrorCode,
+} from '@paysession/protocol'
+import { merchantError, type PaySessionError } from '../errors/index.js'
 
-/** Backoff for the calls that are safe to repeat. */
-export type RetryOptions = {
+/** Backoff for the calls that are safe to repeat (the names of core's `polling`). */
+export type RetryOptions = Partial<Backoff> & {
   /** Further attempts after the first. Default 3. */
   retries?: number
-  /** Delay before the first retry; doubles each time. Default 250 ms. */
-  baseDelayMs?: number
-  /** Upper bound of one delay. Default 4000 ms. */
-  maxDelayMs?: number
 }
 
 export type Transport = {
@@ -26,21 +25,21 @@ export type Transport = {
 
 export type ApiRequest = {
   method: 'GET' | 'POST'
-  /** The path as the spec shows it for this operation. */
-  path: string
-  /** The other path form, tried once when the first answers a 404 that is not JSON. */
-  alternatePath: string
+  /** The operation's two path forms (protocol's `servicePaths`): the second after an unknown route. */
+  paths: readonly [string, string]
   body?: Record<string, unknown>
   /** Overrides the API key, e.g. with a session token. */
   credential?: string
-  /** The code for a 404 that carries no code of its own. */
-  notFoundCode?: PaySessionErrorCode
+  /** What a 404 without a code of its own means. */
+  resource?: ServiceResource
 }
 
+/** Between a quarter of a second and four seconds, between half and the full delay. */
 export const defaultRetry: Required<RetryOptions> = {
   retries: 3,
-  baseDelayMs: 250,
-  maxDelayMs: 4000,
+  retryDelay: 250,
+  maxRetryDelay: 4000,
+  jitter: 0.5,
 }
 
 /**
@@ -51,15 +50,9 @@ export function isRetryable(request: Pick<ApiRequest, 'method' | 'body'>): boole
   return request.method === 'GET' || typeof request.body?.['requestId'] === 'string'
 }
 
-function backoff(retry: Required<RetryOptions>, attempt: number): number {
-  const exponential = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt)
-  // Jitter between half and the full delay, so many clients do not retry in step.
-  return exponential / 2 + Math.random() * (exponential / 2)
-}
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-type Answer = { status: number; text: string; json: unknown; isJson: boolean }
+type Answer = { status: number; text: string; json: unknown; isJson: boolean; type: string | null }
 
 async function send(transport: Transport, request: ApiRequest, path: string): Promise<Answer> {
   const headers: Record<string, string> = {
@@ -87,46 +80,15 @@ async function send(transport: Transport, request: ApiRequest, path: string): Pr
       // Not JSON: a proxy's error page, or a route the service does not have.
     }
   }
-  return { status: response.status, text, json, isJson }
-}
-
-function codeForStatus(status: number, notFoundCode: PaySessionErrorCode): PaySessionErrorCode {
-  if (status >= 500 || status === 408 || status === 429) return 'API_UNAVAILABLE'
-  switch (status) {
-    case 400:
-      return 'INVALID_REQUEST'
-    case 401:
-      return 'UNAUTHORIZED'
-    case 403:
-      return 'FORBIDDEN'
-    case 404:
-      return notFoundCode
-    case 405:
-      return 'METHOD_NOT_ALLOWED'
-    case 413:
-      return 'PAYLOAD_TOO_LARGE'
-    case 415:
-      return 'UNSUPPORTED_MEDIA_TYPE'
-    case 422:
-      return 'INVALID_REQUEST'
-    default:
-      return 'API_ERROR'
-  }
+  // An unknown route is a 404 whose body is not JSON, whatever its content type says.
+  const type = isJson ? 'application/json' : null
+  return { status: response.status, text, json, isJson, type }
 }
 
 /** Turns an error answer `{ error: { code, message } }` (or anything else) back into an error. */
-function errorFromAnswer(answer: Answer, request: ApiRequest): PaySessionError {
-  const error =
-    answer.isJson && typeof answer.json === 'object' && answer.json !== null
-      ? (answer.json as { error?: { code?: unknown; message?: unknown } }).error
-      : undefined
-  const serviceCode = typeof error?.code === 'string' ? error.code : undefined
-  const message = typeof error?.message === 'string' ? error.message : undefined
-  const fallback = codeForStatus(answer.status, request.notFoundCode ?? 'NOT_FOUND')
-  const code =
-    answer.status < 500 && serviceCode !== undefined && isPaySessionErrorCode(serviceCode)
-      ? serviceCode
-      : fallback
+function errorFromAnswer(answer: Answer, request: ApiRequest, path: string): PaySessionError {
+  const { code: serviceCode, message } = serviceErrorBody(answer.json)
+  const code = serviceErrorCode(answer.status, serviceCode, request.resource)
   return merchantError(code, {
     // Here the credential refused is the merchant's API key, not a customer's payment link.
     ...(code === 'UNAUTHORIZED' && !request.credential
@@ -135,7 +97,7 @@ function errorFromAnswer(answer: Answer, request: ApiRequest): PaySessionError {
     status: answer.status,
     details:
       message ??
-      `${request.method} ${request.path} answered ${answer.status}${answer.text ? `: ${answer.text.slice(0, 200)}` : ''}`,
+      `${request.method} ${path} answered ${answer.status}${answer.text ? `: ${answer.text.slice(0, 200)}` : ''}`,
     ...(serviceCode !== undefined && serviceCode !== code ? { serviceCode } : {}),
   })
 }
@@ -147,7 +109,7 @@ function errorFromAnswer(answer: Answer, request: ApiRequest): PaySessionError {
  */
 export async function request(transport: Transport, request: ApiRequest): Promise<unknown> {
   const retries = isRetryable(request) ? transport.retry.retries : 0
-  let path = request.path
+  let path = request.paths[0]
   let triedAlternate = false
   let attempt = 0
   for (;;) {
@@ -156,7 +118,7 @@ export async function request(transport: Transport, request: ApiRequest): Promis
       answer = await send(transport, request, path)
     } catch (cause) {
       if (attempt < retries) {
-        await sleep(backoff(transport.retry, attempt++))
+        await sleep(backoffDelay(transport.retry, attempt++))
         continue
       }
       throw merchantError('API_UNAVAILABLE', {
@@ -165,17 +127,16 @@ export async function request(transport: Transport, request: ApiRequest): Promis
       })
     }
     if (answer.status >= 500 && attempt < retries) {
-      await sleep(backoff(transport.retry, attempt++))
+      await sleep(backoffDelay(transport.retry, attempt++))
       continue
     }
-    if (answer.status === 404 && !answer.isJson && !triedAlternate) {
+    if (isUnknownRoute(answer.status, answer.type) && !triedAlternate) {
       // The service may serve this operation only under the other path form.
       triedAlternate = true
-      path = request.alternatePath
+      path = request.paths[1]
       continue
     }
-    if (answer.status < 200 || answer.status >= 300)
-      throw errorFromAnswer(answer, { ...request, path })
+    if (answer.status < 200 || answer.status >= 300) throw errorFromAnswer(answer, request, path)
     if (!answer.isJson) {
       throw merchantError('INVALID_RESPONSE', {
         status: answer.status,

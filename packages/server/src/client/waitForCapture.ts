@@ -5,10 +5,8 @@ import type { Capture } from './types.js'
 export type WaitForCaptureOptions = {
   /** Give up after this long, in ms. Default 60 000. The same name as core's `waitForSession`. */
   timeout?: number
-  /** @deprecated Use `timeout`; still accepted. */
-  timeoutMs?: number
-  /** Between two reads. Default 1000 ms. */
-  intervalMs?: number
+  /** Between two reads, in ms. Default 1000. The same name as core's `polling.interval`. */
+  interval?: number
   signal?: AbortSignal
 }
 
@@ -25,20 +23,19 @@ export async function waitForCapture(
   captureId: string,
   options: WaitForCaptureOptions = {},
 ): Promise<Capture> {
-  const { intervalMs = 1000, signal } = options
-  const timeout = options.timeout ?? options.timeoutMs ?? 60_000
+  const { interval = 1000, timeout = 60_000, signal } = options
   const deadline = Date.now() + timeout
   for (;;) {
     signal?.throwIfAborted()
     const capture = await client.getCapture(sessionId, captureId)
     if (capture.status !== 'CAPTURING') return capture
-    if (Date.now() + intervalMs > deadline) {
+    if (Date.now() + interval > deadline) {
       throw merchantError('TIMEOUT', {
         details: `capture ${captureId} still CAPTURING after ${timeout} ms.`,
       })
     }
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, intervalMs)
+      const timer = setTimeout(resolve, interval)
       signal?.addEventListener(
         'abort',
         () => {

@@ -1,4 +1,10 @@
-import type { CheckoutState, NetworkInfo, Registry, StablecoinInfo } from '@paysession/core'
+import type {
+  CheckoutState,
+  NetworkInfo,
+  PollingSettings,
+  Registry,
+  StablecoinInfo,
+} from '@paysession/core'
 import type { Config as WagmiConfig } from '@wagmi/core'
 import { type CSSResult, html, LitElement, nothing } from 'lit'
 import { type ButtonStatus, PreviewController } from '../../controllers/preview.controller.js'
@@ -83,6 +89,7 @@ export class PaySessionCheckout extends LitElement {
     expectedAmount: { attribute: 'expected-amount' },
     expectedCurrency: { attribute: 'expected-currency' },
     relayUrl: { attribute: 'relay-url' },
+    pollInterval: { attribute: 'poll-interval', type: Number },
     walletConnectProjectId: { attribute: 'wallet-connect-project-id' },
     walletConnectRelayUrl: { attribute: 'wallet-connect-relay-url' },
     locale: {},
@@ -96,6 +103,7 @@ export class PaySessionCheckout extends LitElement {
     tokens: { attribute: false },
     fetch: { attribute: false },
     tokenProvider: { attribute: false },
+    polling: { attribute: false },
     _open: { state: true, attribute: false },
     _catalog: { state: true, attribute: false },
     _engine: { state: true, attribute: false },
@@ -116,6 +124,18 @@ export class PaySessionCheckout extends LitElement {
    * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
    */
   declare relayUrl: string | undefined
+  /**
+   * How often (ms) the checkout reads the session while a payment is on its way or the customer
+   * pays by hand (`poll-interval`): core's `polling.interval`, default 2000. Read when the
+   * checkout starts.
+   */
+  declare pollInterval: number | undefined
+  /**
+   * Every polling setting (property): core's `PollingSettings` (`interval`, `idleInterval`,
+   * `retryDelay`, `maxRetryDelay`, `jitter`, `callsTimeout`); `poll-interval` wins for `interval`.
+   * @example checkout.polling = { idleInterval: 15_000, maxRetryDelay: 60_000 }
+   */
+  declare polling: Partial<PollingSettings> | undefined
   /**
    * Your WalletConnect (Reown) project id (`wallet-connect-project-id`): the checkout then offers
    * WalletConnect, its pairing shown as a QR code. Its code loads only then: the chunked
