@@ -152,7 +152,13 @@ export function checkExamples() {
             ? `/** @type {${type}} */ var ${placeholder}`
             : `declare const ${placeholder}: ${type}`,
         )
-      if (block.prelude) declarations.push(block.prelude)
+      if (block.prelude) {
+        // In JavaScript, `declare const name: Type` becomes its JSDoc form.
+        const prelude = js
+          ? block.prelude.replace(/declare const (\w+): ([^;]+);?/g, '/** @type {$2} */ var $1\n')
+          : block.prelude
+        declarations.push(prelude)
+      }
       // After the code, so its line numbers stay the Markdown's.
       writeFileSync(join(work, name), `${block.code}\n\n${declarations.join('\n')}\nexport {}\n`)
       sources.set(join(work, name), { file, line: block.line })
