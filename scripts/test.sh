@@ -5,6 +5,8 @@
 # workerd, next build && next start), then the widget and end-to-end tests in Debian's Chromium.
 # The registry round trip (publish to a local Verdaccio, npm install in a fresh app, typecheck,
 # build, pay) runs after the widget tests: packages/checkout/test/registry.roundtrip.ts.
+# The docs: every TS/JS example type-checks (check-examples.mjs); last, the site is built and
+# crawled under a sub-path in Chromium, and every HTML snippet reaches the Pay button (docs/test/).
 set -e
 cd "$(dirname "$0")/.."
 PNPM="node scripts/pnpm.mjs"
@@ -14,6 +16,7 @@ $PNPM --filter @paysession/checkout run size
 $PNPM --filter @paysession/checkout run lint:package
 $PNPM --filter @paysession/protocol --filter @paysession/core --filter @paysession/server run lint:package
 node scripts/check-packages.mjs
+node scripts/check-examples.mjs
 node_modules/.bin/vitest run
 $PNPM --filter @paysession/runtimes-e2e test
 sh scripts/ensure-chromium.sh
@@ -22,3 +25,4 @@ $PNPM --filter @paysession/checkout run test:registry
 $PNPM --filter @paysession/e2e test
 # Every bench once with tiny sizes (bench/README.md): proves each still runs.
 $PNPM --filter @paysession/bench smoke
+$PNPM --filter @paysession/docs test

@@ -1,5 +1,5 @@
-// Reference screenshots of the demo (apps/demo/docs/screenshots), referenced by the README and
-// docs/demo.md. Run: cd e2e && npx playwright test -c screenshots.config.ts
+// Reference screenshots of the demo (apps/demo/docs/screenshots), shown by docs/demo.md and
+// docs/getting-started.md. Run: cd e2e && npx playwright test -c screenshots.config.ts
 import { fileURLToPath } from 'node:url'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { createOrder, env, payWithCli, waitForStatus } from '../support/demo.js'

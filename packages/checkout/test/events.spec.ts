@@ -9,7 +9,7 @@ import {
   waitForStep,
 } from './support.js'
 
-// Event semantics (README "Events"): `paysession-funding-sent` only for a transfer this page's
+// Event semantics (docs/spa.md, "Events"): `paysession-funding-sent` only for a transfer this page's
 // wallet prompt sent; `paysession-paid` once per page load, `detail.replay` when the session was
 // already paid when the page loaded it.
 const ofType = async (page: Parameters<typeof events>[0], type: string) =>

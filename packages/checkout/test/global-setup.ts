@@ -89,7 +89,7 @@ export default async function globalSetup() {
           "style-src 'self'",
           "img-src 'self' data:",
           `connect-src 'self' ${sandbox.apiUrl} ${sandbox.rpcUrl} ${strict.apiUrl} ${strict.rpcUrl} ${relay.url}`,
-          // WalletConnect's domain verification (the README's CSP for WalletConnect).
+          // WalletConnect's domain verification (docs/payment-paths.md, CSP for WalletConnect).
           'frame-src https://verify.walletconnect.org',
           "base-uri 'none'",
           "form-action 'none'",

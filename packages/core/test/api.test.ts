@@ -212,7 +212,7 @@ describe('expiry', () => {
     expect(await codeOf(getSession(config(), params))).toBe('SESSION_TOKEN_EXPIRED')
     const checkout = createCheckout(config(), params)
     try {
-      // An expired token is not an expired session (issue 10): nothing known, nothing claimed.
+      // An expired token is not an expired session: nothing known, nothing claimed.
       const state = await waitForStep(checkout, 'untracked')
       expect(state.error?.code).toBe('SESSION_TOKEN_EXPIRED')
     } finally {

@@ -22,7 +22,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
 const HASH = /^0x[0-9a-f]{64}$/i
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
-// Both path forms for every operation (README.md ("Where the spec says not shown"), "Paths").
+// Both path forms for every operation (docs/service.md, "Paths").
 const PREFIXES = ['', '/api/v1']
 
 const SESSION_FIELDS = [

@@ -65,7 +65,7 @@ describe('relay handler', () => {
     expect(transfers.map((t) => [t.args.from, t.args.to, t.args.value])).toEqual([
       [customer.address, s.otw, 10_000_000n],
     ])
-    // What the merchant pays per gasless payment (README, "Gasless payments").
+    // What the merchant pays per gasless payment (docs/gasless.md).
     expect(receipt.gasUsed).toBeGreaterThan(50_000n)
     expect(receipt.gasUsed).toBeLessThan(100_000n)
 
