@@ -1,6 +1,5 @@
 import {
   type CheckoutState,
-  isInFlight,
   isPaidStatus,
   type PaymentSession,
   type PaySessionError,
@@ -83,8 +82,11 @@ export class PreviewController implements ReactiveController {
       : undefined
   }
 
-  /** What the button says: from the checkout's state once the dialog's code runs, else this read. */
-  status(state?: CheckoutState): ButtonStatus {
+  /**
+   * What the button says: from the checkout's state once the dialog's code runs (with its
+   * `inFlight`, so the step list stays with the machine in the dialog's code), else this read.
+   */
+  status(state?: CheckoutState, inFlight = false): ButtonStatus {
     const session = state?.session ?? this.session
     const step = state?.step
     // Not this order's payment (checked before anything else is shown): never "paid", never "pay".
@@ -96,10 +98,10 @@ export class PreviewController implements ReactiveController {
       return this.error || step === 'failed' ? 'unavailable' : 'payLoading'
     }
     if (session.status === 'CANCELED' || step === 'expired') return 'expiredButton'
-    const inFlight = step
-      ? isInFlight(step)
+    const paying = step
+      ? inFlight
       : this.started || Boolean(session.userSubmittedTransactionHash)
-    if (inFlight) return 'inProgress'
+    if (paying) return 'inProgress'
     return this.total(state) ? 'pay' : 'payLoading'
   }
 
