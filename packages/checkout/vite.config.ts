@@ -64,8 +64,8 @@ export default defineConfig(({ mode }) => ({
       // Lets the shared code (lit, the element) live in the first file instead of a common chunk.
       preserveEntrySignatures: 'allow-extension',
       output: {
-        // A language's file is its locale (de.js), without a hash: the first file names all ten,
-        // and ten hashes would cost it 70 bytes. The versioned CDN path already busts caches.
+        // A language's file is its locale (de.js), without a hash: the first file names every one,
+        // and the versioned CDN path already busts caches.
         chunkFileNames: (chunk) =>
           chunk.facadeModuleId?.includes('/src/i18n/') ? '[name].js' : '[name]-[hash].js',
         minify: true,

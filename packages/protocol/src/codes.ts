@@ -1,11 +1,11 @@
-// The SDK's one codes table, in two halves: the codes a customer's checkout can meet and the
-// codes only the merchant's API-key calls meet. A code's meaning never changes, and each has a
+// The SDK's one codes table: the codes a customer's checkout can meet, the codes only the
+// merchant's API-key calls meet, and the gasless relay's refusals. A code's meaning never changes, and each has a
 // heading in docs/errors.md. Two objects so that a browser bundle, which reads only
 // `customerMessages` (errors.ts), carries only the sentences a customer can see.
 
 /** The codes a customer's checkout can meet, each with a sentence safe to show a customer. */
 export const customerMessages = {
-  // The service's answers (README: "Where the spec says not shown", Errors)
+  // The service's answers (docs/service.md, Errors)
   UNAUTHORIZED: 'This payment link is not valid.',
   // Not "expired": the session may well be payable, or paid (a customer told otherwise may pay twice).
   SESSION_TOKEN_EXPIRED: 'This page can no longer follow the payment with the service.',

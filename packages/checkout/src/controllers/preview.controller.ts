@@ -98,9 +98,7 @@ export class PreviewController implements ReactiveController {
       return this.error || step === 'failed' ? 'unavailable' : 'payLoading'
     }
     if (session.status === 'CANCELED' || step === 'expired') return 'expiredButton'
-    const paying = step
-      ? inFlight
-      : this.started || Boolean(session.userSubmittedTransactionHash)
+    const paying = step ? inFlight : this.started || Boolean(session.userSubmittedTransactionHash)
     if (paying) return 'inProgress'
     return this.total(state) ? 'pay' : 'payLoading'
   }

@@ -76,8 +76,8 @@ const types: Record<string, string> = {
 /**
  * viem's `formatTransactionReceipt`, field for field (test/rpc.test.ts compares them). Written
  * out because viem's module imports its transaction-type table from the module of
- * `formatTransaction`, which then rides along wherever a receipt is read: 0.5 KB gzip of the
- * script-tag payment, which never formats a transaction.
+ * `formatTransaction`, which then rides along wherever a receipt is read, into a payment that
+ * never formats a transaction (the size check in docs/checkout.md, Size, measured it).
  */
 export function formatReceipt(receipt: RpcTransactionReceipt): TransactionReceipt {
   const { blobGasPrice, blobGasUsed } = receipt
