@@ -7,6 +7,11 @@
 // the page's `payButton`) come from the placeholders below, only when the block does not define
 // them. A block may add its own with an HTML comment right above it, invisible once rendered:
 //   <!-- example: declare const checkout: import('@paysession/core').Checkout -->
+// Two comments take a block out of this check, and the summary counts them:
+//   <!-- file: examples/… -->    the block is that file byte for byte (e2e/runtimes/test/docs.test.ts),
+//                                and the file runs in its runtime (e2e/runtimes)
+//   <!-- example: framework -->  it needs a framework's own toolchain; the same usage is
+//                                type-checked in the fresh apps of the registry round trip
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -66,8 +71,13 @@ export function blocksOf(markdown) {
       body.push((lines[j] ?? '').slice(indent.length))
     }
     const before = (lines[i - 1] ?? '').trim()
-    const prelude = /^<!--\s*example:\s*([\s\S]*?)\s*-->$/.exec(before)?.[1]
-    blocks.push({ lang: lang.toLowerCase(), code: body.join('\n'), line: i + 2, prelude })
+    const skip = /^<!--\s*file:/.test(before)
+      ? 'runtime'
+      : /^<!--\s*example:\s*framework\s*-->$/.test(before)
+        ? 'framework'
+        : undefined
+    const prelude = skip ? undefined : /^<!--\s*example:\s*([\s\S]*?)\s*-->$/.exec(before)?.[1]
+    blocks.push({ lang: lang.toLowerCase(), code: body.join('\n'), line: i + 2, prelude, skip })
     i = j
   }
   return blocks
@@ -126,6 +136,7 @@ export function checkExamples() {
   mkdirSync(work, { recursive: true })
   const sources = new Map() // example file → { file, line }
   const counts = new Map()
+  const elsewhere = { runtime: 0, framework: 0 }
   let markdownCount = 0
   for (const file of markdownFiles()) {
     markdownCount++
@@ -134,6 +145,10 @@ export function checkExamples() {
       const lang = block.lang || 'text'
       counts.set(lang, (counts.get(lang) ?? 0) + 1)
       if (!checked.has(lang)) continue
+      if (block.skip) {
+        elsewhere[block.skip]++
+        continue
+      }
       const ext = extension[lang]
       const name = `${file.replace(/[^\w]+/g, '_')}_${block.line}.${ext}`
       const scriptKind = ext === 'tsx' || ext === 'jsx' ? ts.ScriptKind.TSX : ts.ScriptKind.TS
@@ -205,18 +220,20 @@ export function checkExamples() {
       errors.push(`${where.file}:${where.line + line}: ${message}`)
     }
   }
-  return { errors, checked: sources.size, counts, markdownCount }
+  return { errors, checked: sources.size, counts, markdownCount, elsewhere }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { errors, checked: count, counts, markdownCount } = checkExamples()
+  const { errors, checked: count, counts, markdownCount, elsewhere } = checkExamples()
   const others = [...counts]
     .filter(([lang]) => !checked.has(lang))
     .map(([lang, n]) => `${lang} ${n}`)
     .join(', ')
   console.log(
     `examples: ${count} TypeScript/JavaScript blocks type-checked from ${markdownCount} Markdown files; ` +
-      `not type-checked: ${others} (html: loaded in Chromium by docs/test/snippets.spec.ts)`,
+      `not type-checked: ${others} (html: loaded in Chromium by docs/test/snippets.spec.ts); ` +
+      `checked elsewhere: ${elsewhere.runtime} run in their runtime (e2e/runtimes), ` +
+      `${elsewhere.framework} framework blocks (their usage type-checked by the registry round trip)`,
   )
   for (const error of errors) console.log(error)
   if (errors.length) {
