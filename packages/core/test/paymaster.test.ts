@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { sendWithCalls } from '../src/exports/calls.js'
 import { getSession, payWithWallet } from '../src/exports/index.js'
 import {
   anvilRpc,
@@ -76,6 +77,7 @@ async function pay(options: { capabilities: Record<string, object>; paymasterUrl
     session,
     sessionToken: created.paymentSessionToken,
     token: 'USDC',
+    sendCalls: sendWithCalls,
   })
   expect(sent).toHaveLength(1)
   expect(result.hash).toBe([...bundles.values()][0])

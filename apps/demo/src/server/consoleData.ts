@@ -61,8 +61,17 @@ export async function readConsoleData(
     orders: (id) => sources.orders.get(id),
     balances,
     tokens: sources.tokens,
-    backlog: sources.backlog?.(),
+    backlog: readBacklog(sources.backlog),
     webhooks: sources.webhooks.entries.slice(0, 50),
     facts: sources.facts,
+  }
+}
+
+/** The sandbox's webhook backlog, or nothing while the service cannot be read (it is down). */
+function readBacklog(read: (() => WebhookBacklog) | undefined): WebhookBacklog | undefined {
+  try {
+    return read?.()
+  } catch {
+    return undefined
   }
 }
