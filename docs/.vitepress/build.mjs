@@ -47,10 +47,12 @@ function rewriteHtml(text, file) {
 }
 
 function rewriteJs(text, file) {
-  // The search index is one JSON text in a template literal.
+  // The search index is one JSON text in a string: a template literal, or a single-quoted string
+  // when the text holds a backtick. Either way the base is spliced in at load.
   if (posix.basename(file).startsWith('@localSearchIndex')) {
-    if (!text.includes('=`{')) throw new Error(`${file}: the search index is no longer a template`)
-    return text.replaceAll(`"${placeholder}`, `"\${${runtimeBase}}`)
+    if (text.includes('=`{')) return text.replaceAll(`"${placeholder}`, `"\${${runtimeBase}}`)
+    if (text.includes("='{")) return text.replaceAll(`"${placeholder}`, `"'+${runtimeBase}+'`)
+    throw new Error(`${file}: the search index is no longer a JSON text in a string`)
   }
   // Elsewhere the placeholder starts a string literal: the base, then the rest of the string.
   return text.replaceAll(`"${placeholder}`, `(${runtimeBase})+"`)

@@ -1,18 +1,11 @@
 import { execFileSync } from 'node:child_process'
-import {
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Sandbox, startSandbox } from '@paysession/sandbox'
 import { expect, test } from '@playwright/test'
+import { buildWallet, walletFile } from '../../apps/demo/src/server/buildWallet.js'
 import { blocksOf } from '../../scripts/check-examples.mjs'
 import { serveStatic } from '../../scripts/serve-static.mjs'
 
@@ -25,7 +18,6 @@ const repo = fileURLToPath(new URL('../../', import.meta.url))
 const version = JSON.parse(readFileSync(`${repo}packages/checkout/package.json`, 'utf8')).version
 const cdn = `${repo}packages/checkout/dist/cdn/${version}/`
 const sri: Record<string, string> = JSON.parse(readFileSync(`${cdn}sri.json`, 'utf8'))
-const wallet = `${repo}apps/demo/public/sandbox-wallet.js`
 
 const tracked = execFileSync('git', ['ls-files', '-z', '*.md'], { cwd: repo, encoding: 'utf8' })
   .split('\0')
@@ -42,7 +34,10 @@ let site: Awaited<ReturnType<typeof serveStatic>>
 
 test.beforeAll(async () => {
   cpSync(cdn, join(folder, 'cdn'), { recursive: true })
-  if (existsSync(wallet)) copyFileSync(wallet, join(folder, 'sandbox-wallet.js'))
+  // The Sandbox Wallet as the demo serves it, built from apps/demo/wallet when stale.
+  const demo = `${repo}apps/demo`
+  await buildWallet(demo)
+  copyFileSync(walletFile(demo), join(folder, 'sandbox-wallet.js'))
   sandbox = await startSandbox({ port: 0, chainPort: 0, quiet: true })
   site = await serveStatic({ folder })
 })
