@@ -1,11 +1,9 @@
 // Latency benchmark: real payments through the demo's script-tag checkout page in Chromium,
 // paid by the Sandbox Wallet (auto-approve). Measures, in the page, the time from the funding
 // transaction's receipt to the widget showing paid, and counts the checkout's HTTP requests
-// (total, while paid, and after the terminal status). Then the phone profile (lib/phone.ts):
-// click "Pay" → wallet prompt, throttled, against the reference build in the same run.
+// (total, while paid, and after the terminal status).
 import { chromium, type Page } from '@playwright/test'
-import { chromiumLaunchOptions, startDemoProcess } from './lib/demo-process.ts'
-import { phoneProfile } from './lib/phone.ts'
+import { chromiumLaunchOptions, newCheckout, startDemoProcess } from './lib/demo-process.ts'
 import { freePorts, smoke } from './lib/ports.ts'
 import { percentile, printTable } from './lib/sandbox-process.ts'
 
@@ -16,18 +14,6 @@ const COUNTED = Number(process.env.BENCH_COUNTED ?? (smoke ? 1 : 3))
 const [demoPort, apiPort, chainPort] = await freePorts(3)
 const demo = await startDemoProcess({ demo: demoPort!, api: apiPort!, chain: chainPort! })
 const browser = await chromium.launch(chromiumLaunchOptions)
-
-async function newCheckout(): Promise<string> {
-  const res = await fetch(`${demo.url}/checkout`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ product: 'mug', integration: 'script', cart: crypto.randomUUID() }),
-  })
-  const location = res.headers.get('location')
-  if (!location) throw new Error(`the shop did not redirect (${res.status})`)
-  return decodeURIComponent(location.split('/').pop()!)
-}
 
 async function rpc(method: string, params: unknown[]) {
   const res = await fetch(demo.rpcUrl, {
@@ -47,7 +33,7 @@ try {
   const latencies: number[] = []
   const counts: Record<string, number>[] = []
   for (let i = 0; i < PAYMENTS; i++) {
-    const id = await newCheckout()
+    const id = await newCheckout(demo.url)
     const page = await browser.newPage()
     const requests: { url: string; at: number }[] = []
     page.on('request', (r) => {
@@ -130,7 +116,6 @@ try {
     },
   ])
   printTable('HTTP requests of one checkout to the service and the chain', counts)
-  await phoneProfile(demo, newCheckout)
 } finally {
   await browser.close()
   await demo.stop()

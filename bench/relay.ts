@@ -5,83 +5,29 @@
 // allow-list. The sandbox runs in this process, anvil in its own.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
-import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startSandbox, transferWithAuthorizationTypes } from '@paysession/sandbox'
-import { createPaySessionClient } from '@paysession/server'
+import { startSandbox } from '@paysession/sandbox'
 import { createFileRelayStore, toNodeListener } from '@paysession/server/node'
-import { createRelayHandler, createTokenBucketRateLimit } from '@paysession/server/relay'
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  getAddress,
-  type Hex,
-  http,
-  parseUnits,
-  toHex,
-} from 'viem'
-import { generatePrivateKey, nonceManager, privateKeyToAccount } from 'viem/accounts'
+import { createTokenBucketRateLimit } from '@paysession/server/relay'
+import type { Address, Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { relayKit, type Signed } from '../packages/server/test/relayHelpers.ts'
 import { smoke } from './lib/ports.ts'
 import { percentile, printTable } from './lib/sandbox-process.ts'
 
 const SESSIONS = Number(process.env.BENCH_RELAY_SESSIONS ?? (smoke ? 3 : 100))
-const artifacts = createRequire(import.meta.url)('@paysession/sandbox/artifacts/contracts.json')
-const mintAbi = [
-  {
-    type: 'function',
-    name: 'mint',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-    ],
-    outputs: [],
-  },
-] as const
 
 const sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, pollIntervalMs: 100 })
 const dir = mkdtempSync(join(tmpdir(), 'paysession-bench-relay-'))
-const publicClient = createPublicClient({ transport: http(sb.rpcUrl) })
-const client = createPaySessionClient({ apiBase: sb.apiUrl, apiKey: sb.apiKey })
-const minter = createWalletClient({
-  account: privateKeyToAccount(sb.customers[0]!.privateKey, { nonceManager }),
-  transport: http(sb.rpcUrl),
-})
-const mint = (to: Address, amount: string) =>
-  minter.writeContract({
-    chain: null,
-    address: sb.tokens.USDC.address,
-    abi: mintAbi,
-    functionName: 'mint',
-    args: [to, parseUnits(amount, 6)],
-  })
+// The relay's test kit (customers, sessions, authorizations), as its tests use it.
+const kit = relayKit(sb)
+// A contract payer: the sandbox's test smart account (ERC-1271, owned by customer 0, funded).
+const smartAccount = sb.accounts.smartAccount.address
+const ownerKey = sb.customers.find((c) => c.address === sb.accounts.smartAccount.owner)!.privateKey
 
-// A contract payer: the sandbox's test smart account, owned by customer 2.
-const ownerKey = sb.customers[2]!.privateKey
-const owner = createWalletClient({
-  account: privateKeyToAccount(ownerKey),
-  transport: http(sb.rpcUrl),
-})
-const deployed = await publicClient.waitForTransactionReceipt({
-  hash: await owner.deployContract({
-    chain: null,
-    abi: artifacts.TestSmartAccount.abi,
-    bytecode: artifacts.TestSmartAccount.bytecode,
-    args: [owner.account.address],
-  }),
-})
-const smartAccount = getAddress(deployed.contractAddress!)
-
-const relay = createRelayHandler({
-  client,
-  relayer: sb.relayer.privateKey,
-  networks: {
-    LOCAL: { chainId: sb.chainId, rpcUrl: sb.rpcUrl, tokens: { USDC: sb.tokens.USDC.address } },
-  },
+const relay = kit.relayWith({
   store: createFileRelayStore(join(dir, 'relay.json')),
   contractPayers: [smartAccount],
   // Every request of the bench comes from 127.0.0.1: the default would hold it at 20 at once.
@@ -95,43 +41,11 @@ type Payment = { id: string; otw: Address; body: string }
 
 /** Sessions, each with an authorization signed by `keyOf(i)` for `fromOf(i)`. */
 async function prepare(keyOf: (i: number) => Hex, fromOf: (i: number) => Address) {
-  const now = (await publicClient.getBlock()).timestamp
   const payments: Payment[] = []
   for (let i = 0; i < SESSIONS; i++) {
-    const created = await client.createSession({ amount: '1.80', currency: 'USD' })
-    const otw = getAddress(created.oneTimeWalletAddress!)
-    const message = {
-      from: fromOf(i),
-      to: otw,
-      value: parseUnits('1.80', 6),
-      validAfter: 0n,
-      validBefore: now + 900n,
-      nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
-    }
-    const signature = await privateKeyToAccount(keyOf(i)).signTypedData({
-      domain: {
-        name: 'USD Coin (test)',
-        version: '2',
-        chainId: sb.chainId,
-        verifyingContract: sb.tokens.USDC.address,
-      },
-      types: transferWithAuthorizationTypes,
-      primaryType: 'TransferWithAuthorization',
-      message,
-    })
-    const authorization = Object.fromEntries(
-      Object.entries(message).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]),
-    )
-    payments.push({
-      id: created.paymentSessionId,
-      otw,
-      body: JSON.stringify({
-        paymentSessionId: created.paymentSessionId,
-        token: 'USDC',
-        authorization,
-        signature,
-      }),
-    })
+    const { id, otw } = await kit.session()
+    const signed: Signed = await kit.authorize(keyOf(i), otw, { from: fromOf(i) })
+    payments.push({ id, otw, body: await kit.relayRequest(id, signed).text() })
   }
   return payments
 }
@@ -152,20 +66,13 @@ async function run(payer: string, payments: Payment[]) {
   )
   const gas: bigint[] = []
   for (const { hash } of answers)
-    if (hash) gas.push((await publicClient.waitForTransactionReceipt({ hash })).gasUsed)
+    if (hash) gas.push((await kit.publicClient.waitForTransactionReceipt({ hash })).gasUsed)
   let funded = 0
   let singleTransfer = 0
   for (const p of payments) {
-    const transfers = await publicClient.getContractEvents({
-      address: sb.tokens.USDC.address,
-      abi: erc20Abi,
-      eventName: 'Transfer',
-      args: { to: p.otw },
-      fromBlock: 0n,
-    })
-    if (transfers.length === 1) singleTransfer++
+    if ((await kit.transfersTo(p.otw)).length === 1) singleTransfer++
     for (let i = 0; i < 100; i++) {
-      if ((await client.getSession(p.id)).status === 'FUNDED') {
+      if ((await kit.client.getSession(p.id)).status === 'FUNDED') {
         funded++
         break
       }
@@ -191,18 +98,15 @@ async function run(payer: string, payments: Payment[]) {
 }
 
 try {
-  const keys = Array.from({ length: SESSIONS }, () => generatePrivateKey())
-  const mints = await Promise.all([
-    ...keys.map((key) => mint(privateKeyToAccount(key).address, '2')),
-    mint(smartAccount, String(2 * SESSIONS)),
-  ])
-  await Promise.all(mints.map((hash) => publicClient.waitForTransactionReceipt({ hash })))
+  // Customers without ETH, each holding USDC (the smart account holds the sandbox's own).
+  const customers: Hex[] = []
+  for (let i = 0; i < SESSIONS; i++) customers.push((await kit.customerWithoutGas()).key)
   const rows = [
     await run(
       'EOA (no ETH)',
       await prepare(
-        (i) => keys[i]!,
-        (i) => privateKeyToAccount(keys[i]!).address,
+        (i) => customers[i]!,
+        (i) => privateKeyToAccount(customers[i]!).address,
       ),
     ),
     await run(

@@ -24,6 +24,19 @@ export async function startDemoProcess(ports: { demo: number; api: number; chain
   }
 }
 
+/** A new order of the demo's mug, paid through the script-tag page: its payment session id. */
+export async function newCheckout(demoUrl: string): Promise<string> {
+  const res = await fetch(`${demoUrl}/checkout`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ product: 'mug', integration: 'script', cart: crypto.randomUUID() }),
+  })
+  const location = res.headers.get('location')
+  if (!location) throw new Error(`the shop did not redirect (${res.status})`)
+  return decodeURIComponent(location.split('/').pop()!)
+}
+
 export const chromiumLaunchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: [

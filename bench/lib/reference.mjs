@@ -6,13 +6,20 @@
 // default is the main before the checkout bundled every dependency as it ships (docs/checkout.md,
 // Size), so the figures show what that cost. BENCH_REFERENCE=none turns it off.
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const defaultReference = 'ffacaed'
+
+/** This tree's script-tag build: packages/checkout/dist/cdn/<version>. */
+export function thisTreeBuild() {
+  const checkout = join(repo, 'packages', 'checkout')
+  const { version } = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8'))
+  return join(checkout, 'dist', 'cdn', version)
+}
 
 /**
  * `{ ref, commit, dir }` with `dir` the reference's dist/cdn/<version>/ folder, or `{ error }`.

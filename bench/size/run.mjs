@@ -16,18 +16,14 @@ import os from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { referenceBuild } from '../lib/reference.mjs'
+import { referenceBuild, thisTreeBuild } from '../lib/reference.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const repo = resolve(here, '../..')
 const competitorsDir = join(here, 'competitors')
 const appsDir = join(here, 'apps')
 const outRoot = join(here, 'dist') // ignored by git and biome (**/dist)
-const oursDir = join(
-  repo,
-  'packages/checkout/dist/cdn',
-  JSON.parse(readFileSync(join(repo, 'packages/checkout/package.json'), 'utf8')).version,
-)
+const oursDir = thisTreeBuild()
 const OURS_FIRST = 'paysession-checkout.js'
 
 // competitors/ holds two wagmi stacks: wagmi 2 (+ @wagmi/core 2, @wagmi/connectors 6) at the top of
