@@ -20,19 +20,33 @@ rmSync(new URL('dist/cdn/', root), { recursive: true, force: true })
 const configFile = new URL('vite.config.ts', root).pathname
 const outputOf = (result) => (Array.isArray(result) ? result[0] : result).output
 
-// The session read (preview.read.ts, loaded to paint the amount) and what it needs beyond the
-// first file (the API client, errors, money formatting) are one file. Left to itself rolldown
-// splits them in three by which lazy chunks share each module: three files every payment loads.
-// A first build, not written, finds those modules; the real one groups them.
+// The session read (preview.read.ts, loaded to paint the amount) and the dialog (checkout.dialog.ts,
+// loaded when the page is idle or on "Pay") each arrive whole, in one request. Left to itself
+// rolldown moves the modules a lazy chunk shares with others (viem's hex and address helpers,
+// also used by the rarer paths) into further chunks that it imports: fetched one after another,
+// each a round trip on a phone between "Pay" and the wallet's prompt. The chunks sharing them
+// load only after the dialog, so they import them from it. A first build, not written, finds
+// the modules; the real one groups them (test/chunks.test.ts).
 const probe = outputOf(await build({ configFile, logLevel: 'warn', build: { write: false } }))
 const chunkOf = (fileName) => probe.find((chunk) => chunk.fileName === fileName)
-const read = probe.find((chunk) => chunk.facadeModuleId?.endsWith('/preview.read.ts'))
-if (!read) throw new Error('no session read chunk')
-const readModules = new Set(
-  [read, ...read.imports.filter((file) => file !== 'paysession-checkout.js').map(chunkOf)].flatMap(
-    (chunk) => chunk.moduleIds,
-  ),
-)
+const lazyChunk = (source) => {
+  const chunk = probe.find((c) => c.facadeModuleId?.endsWith(source))
+  if (!chunk) throw new Error(`no chunk for ${source}`)
+  return chunk
+}
+/** A lazy chunk's modules and those of every chunk it imports, except the given chunks'. */
+const modulesOf = (chunk, except) => {
+  const files = new Set([chunk.fileName])
+  for (const file of files)
+    for (const next of chunkOf(file).imports) if (!except.includes(next)) files.add(next)
+  return new Set([...files].flatMap((file) => chunkOf(file).moduleIds))
+}
+const read = lazyChunk('/preview.read.ts')
+const readModules = modulesOf(read, ['paysession-checkout.js'])
+const dialogModules = modulesOf(lazyChunk('/checkout.dialog.ts'), [
+  'paysession-checkout.js',
+  read.fileName,
+])
 const output = outputOf(
   await build({
     configFile,
@@ -42,19 +56,26 @@ const output = outputOf(
         output: {
           codeSplitting: {
             includeDependenciesRecursively: false,
-            groups: [{ name: 'preview.read', test: (id) => readModules.has(id) }],
+            groups: [
+              { name: 'preview.read', test: (id) => readModules.has(id) },
+              { name: 'checkout.dialog', test: (id) => dialogModules.has(id) },
+            ],
           },
         },
       },
     },
   }),
 )
-// Grouped by hand, the read must still import nothing but the first file and rolldown's helpers.
-const grouped = output.find((chunk) => chunk.name === 'preview.read')
-const extra = grouped?.imports.filter(
-  (file) => !/^(paysession-checkout|rolldown-runtime)/.test(file),
-)
-if (!grouped || extra.length) throw new Error(`the session read chunk imports ${extra}`)
+// Grouped by hand, each must still import nothing but the files loaded before it and rolldown's
+// helpers.
+for (const [name, before] of [
+  ['preview.read', /^(paysession-checkout|rolldown-runtime)/],
+  ['checkout.dialog', /^(paysession-checkout|preview\.read|rolldown-runtime)/],
+]) {
+  const grouped = output.find((chunk) => chunk.name === name)
+  const extra = grouped?.imports.filter((file) => !before.test(file))
+  if (!grouped || extra.length) throw new Error(`the ${name} chunk imports ${extra}`)
+}
 const single = outputOf(
   await build({
     configFile,
