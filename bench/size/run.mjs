@@ -44,10 +44,11 @@ const APPS = [
     pkgs: ['wagmi', 'viem'],
   },
   {
-    name: 'wagmi3-baseline',
+    name: 'wagmi-baseline',
     label: 'Baseline: wagmi 3 + viem + react-query, no UI',
     pkgs: ['wagmi-3', 'viem'],
     alias: WAGMI3,
+    outName: 'wagmi3-baseline',
   },
   {
     name: 'rainbowkit',

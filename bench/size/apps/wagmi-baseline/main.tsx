@@ -1,4 +1,5 @@
-// Baseline: wagmi + viem + @tanstack/react-query + React, no wallet UI kit.
+// Baseline: wagmi + viem + @tanstack/react-query + React, no wallet UI kit. Built twice: with
+// wagmi 2, and with wagmi 3 (the bundler aliases `wagmi` to the `wagmi-3` package).
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'
 import { erc20Abi } from 'viem'
