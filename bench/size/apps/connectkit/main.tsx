@@ -3,36 +3,20 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ConnectKitButton, ConnectKitProvider, getDefaultConfig } from 'connectkit'
 import { createRoot } from 'react-dom/client'
-import { erc20Abi } from 'viem'
-import { createConfig, useAccount, useWriteContract, WagmiProvider } from 'wagmi'
+import { createConfig, WagmiProvider } from 'wagmi'
 import { base } from 'wagmi/chains'
-import { AMOUNT, MERCHANT, PROJECT_ID, USDC_BASE } from '../shared'
+import { PayButton } from '../payButton'
+import { PROJECT_ID } from '../shared'
 
 const config = createConfig(
   getDefaultConfig({ appName: 'Bench', walletConnectProjectId: PROJECT_ID, chains: [base] }),
 )
 
 function Pay() {
-  const { isConnected } = useAccount()
-  const { writeContract } = useWriteContract()
   return (
     <>
       <ConnectKitButton />
-      {isConnected && (
-        <button
-          type="button"
-          onClick={() =>
-            writeContract({
-              address: USDC_BASE,
-              abi: erc20Abi,
-              functionName: 'transfer',
-              args: [MERCHANT, AMOUNT],
-            })
-          }
-        >
-          Pay 10 USDC
-        </button>
-      )}
+      <PayButton />
     </>
   )
 }

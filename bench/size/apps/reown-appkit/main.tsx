@@ -6,9 +6,9 @@ import { WagmiAdapter } from '@reown/appkit-adapter-wagmi'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { createElement } from 'react'
 import { createRoot } from 'react-dom/client'
-import { erc20Abi } from 'viem'
-import { useAccount, useWriteContract, WagmiProvider } from 'wagmi'
-import { AMOUNT, MERCHANT, PROJECT_ID, USDC_BASE } from '../shared'
+import { WagmiProvider } from 'wagmi'
+import { PayButton } from '../payButton'
+import { PROJECT_ID } from '../shared'
 
 const wagmiAdapter = new WagmiAdapter({ projectId: PROJECT_ID, networks: [base] })
 createAppKit({
@@ -19,26 +19,10 @@ createAppKit({
 })
 
 function Pay() {
-  const { isConnected } = useAccount()
-  const { writeContract } = useWriteContract()
   return (
     <>
       {createElement('appkit-button')}
-      {isConnected && (
-        <button
-          type="button"
-          onClick={() =>
-            writeContract({
-              address: USDC_BASE,
-              abi: erc20Abi,
-              functionName: 'transfer',
-              args: [MERCHANT, AMOUNT],
-            })
-          }
-        >
-          Pay 10 USDC
-        </button>
-      )}
+      <PayButton />
     </>
   )
 }

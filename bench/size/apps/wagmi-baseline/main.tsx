@@ -2,11 +2,10 @@
 // wagmi 2, and with wagmi 3 (the bundler aliases `wagmi` to the `wagmi-3` package).
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'
-import { erc20Abi } from 'viem'
-import { createConfig, http, useAccount, useConnect, useWriteContract, WagmiProvider } from 'wagmi'
+import { createConfig, http, useAccount, useConnect, WagmiProvider } from 'wagmi'
 import { base } from 'wagmi/chains'
 import { injected } from 'wagmi/connectors'
-import { AMOUNT, MERCHANT, USDC_BASE } from '../shared'
+import { PayButton } from '../payButton'
 
 const config = createConfig({
   chains: [base],
@@ -17,27 +16,10 @@ const config = createConfig({
 function Pay() {
   const { isConnected } = useAccount()
   const { connect, connectors } = useConnect()
-  const { writeContract, data } = useWriteContract()
-  if (!isConnected) {
-    return (
-      <button type="button" onClick={() => connect({ connector: connectors[0]! })}>
-        Connect wallet
-      </button>
-    )
-  }
+  if (isConnected) return <PayButton />
   return (
-    <button
-      type="button"
-      onClick={() =>
-        writeContract({
-          address: USDC_BASE,
-          abi: erc20Abi,
-          functionName: 'transfer',
-          args: [MERCHANT, AMOUNT],
-        })
-      }
-    >
-      Pay 10 USDC {data}
+    <button type="button" onClick={() => connect({ connector: connectors[0]! })}>
+      Connect wallet
     </button>
   )
 }
