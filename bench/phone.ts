@@ -55,17 +55,16 @@ const reference = referenceBuild({ build: !smoke }) as {
   dir: string
   error?: string
 }
+// One static server for both builds: a folder of links to each build's dist/cdn/<version>.
+const root = mkdtempSync(join(tmpdir(), 'paysession-bench-phone-'))
 const builds: Build[] = [
   { name: 'this tree', dir: thisTreeBuild() },
   ...(reference.error ? [] : [{ name: 'reference', dir: reference.dir }]),
 ].map(({ name, dir }, i) => {
+  symlinkSync(dir, join(root, `build-${i}`))
   const sri = JSON.parse(readFileSync(join(dir, 'sri.json'), 'utf8'))
   return { name, folder: `build-${i}`, integrity: sri['paysession-checkout.js'] as string }
 })
-// One static server for both builds: a folder of links to each build's dist/cdn/<version>.
-const root = mkdtempSync(join(tmpdir(), 'paysession-bench-phone-'))
-symlinkSync(thisTreeBuild(), join(root, 'build-0'))
-if (!reference.error) symlinkSync(reference.dir, join(root, 'build-1'))
 
 const [demoPort, apiPort, chainPort] = await freePorts(3)
 const demo = await startDemoProcess({ demo: demoPort!, api: apiPort!, chain: chainPort! })
