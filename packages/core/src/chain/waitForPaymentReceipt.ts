@@ -53,6 +53,13 @@ export async function waitForPaymentReceipt(
 ): Promise<TransactionReceipt> {
   const { payment, signal, pollingInterval } = parameters
   let cancelled: Hex | undefined
+  // viem's wait and findReplacement may both find the same replacement: it is announced once.
+  let current = parameters.hash
+  const replacedBy = (hash: Hex) => {
+    if (hash === current) return
+    current = hash
+    parameters.onReplaced?.(hash)
+  }
   const wait = async (hash: Hex) => {
     const receipt = await waitForTransactionReceipt(client, {
       hash,
@@ -62,7 +69,7 @@ export async function waitForPaymentReceipt(
       checkReplacement: !!payment,
       onReplaced: ({ transaction, transactionReceipt }) => {
         if (payment && parseTransfers(transactionReceipt.logs, payment).length)
-          parameters.onReplaced?.(transaction.hash)
+          replacedBy(transaction.hash)
         else cancelled = transaction.hash
       },
     }).catch((error) => {
@@ -88,7 +95,7 @@ export async function waitForPaymentReceipt(
       signal: done.signal,
     }).then((replacement) => {
       found = true
-      parameters.onReplaced?.(replacement)
+      replacedBy(replacement)
       return wait(replacement)
     })
     // Once a replacement is found, the original's wait no longer decides (its time-out included).
