@@ -123,7 +123,7 @@ function watch() {
 }
 
 /** One checkout paid with `build`'s files, in a fresh context of the phone profile. */
-async function sample(browser: Browser, build: Build): Promise<Sample> {
+async function sample(browser: Browser, build: Build): Promise<Sample | undefined> {
   const context = await browser.newContext()
   try {
     await context.route(`${demo.url}/cdn/**`, (route) =>
@@ -149,7 +149,19 @@ async function sample(browser: Browser, build: Build): Promise<Sample> {
     await cdp.send('Network.enable')
     await cdp.send('Network.emulateNetworkConditions', fast4g)
     await page.addInitScript(watch)
-    return await pay(page, build)
+    try {
+      return await pay(page, build)
+    } catch (error) {
+      // A payment that did not reach the wallet is reported with what the page showed, and the
+      // run goes on: the table says how many failed, and the run fails.
+      const shot = join(tmpdir(), `paysession-bench-phone-${Date.now()}.png`)
+      await page.screenshot({ path: shot }).catch(() => {})
+      const marks = await page.evaluate(() => (window as any).__marks).catch(() => undefined)
+      console.error(
+        `phone: a sample of ${build.name} failed (${(error as Error).message.split('\n')[0]}); marks ${JSON.stringify(marks)}, screenshot ${shot}`,
+      )
+      return undefined
+    }
   } finally {
     await context.close()
   }
@@ -191,11 +203,15 @@ async function pay(page: Page, build: Build): Promise<Sample> {
 }
 
 const times = new Map(builds.map((b) => [b.name, [] as Sample[]]))
+const failed = new Map(builds.map((b) => [b.name, 0]))
 try {
   for (let i = 0; i < WARMUP; i++) for (const build of builds) await sample(browser, build)
   for (let i = 0; i < SAMPLES; i++)
-    for (const build of i % 2 ? [...builds].reverse() : builds)
-      times.get(build.name)!.push(await sample(browser, build))
+    for (const build of i % 2 ? [...builds].reverse() : builds) {
+      const result = await sample(browser, build)
+      if (result) times.get(build.name)!.push(result)
+      else failed.set(build.name, failed.get(build.name)! + 1)
+    }
 } finally {
   await browser.close()
   await cdn.close()
@@ -228,7 +244,10 @@ printTable(
     return {
       wait:
         what === 'connect' ? 'page Pay → eth_requestAccounts' : 'review Pay → eth_sendTransaction',
-      samples: a.length,
+      samples: b ? `${a.length} / ${b.length}` : a.length,
+      failed: b
+        ? `${failed.get('this tree')} / ${failed.get('reference')}`
+        : failed.get('this tree')!,
       'ours p50 ms': Math.round(median(a)),
       'ours p90 ms': Math.round(percentile(sorted(a), 90)),
       'ref p50 ms': b ? Math.round(median(b)) : 'n/a',
@@ -238,3 +257,4 @@ printTable(
     }
   }),
 )
+if ([...failed.values()].some(Boolean)) process.exitCode = 1
