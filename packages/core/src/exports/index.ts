@@ -79,6 +79,8 @@ export {
   type CheckoutPaths,
   CheckoutSession,
   type CheckoutSessionParameters,
+  type EveryPath,
+  pathsFrom,
   type Recovery,
 } from '../checkout/CheckoutSession.js'
 export {
