@@ -1,6 +1,5 @@
 // The token contracts the service settles in, as data: the one home of these ABIs (EIP-3009's in
-// eip3009.ts). Core's hand encoder derives its selectors and topic from them; server and sandbox
-// hand them to viem.
+// eip3009.ts), handed to viem's coder by core, server and sandbox.
 
 /**
  * The ERC-20 subset a payment uses. `transfer` declares no outputs so tokens whose transfer
@@ -35,9 +34,3 @@ export const stablecoinAbi = [
     ],
   },
 ] as const
-
-/** The canonical signature of an ABI function or event, e.g. `transfer(address,uint256)`. */
-export const abiSignature = (item: {
-  readonly name: string
-  readonly inputs: readonly { readonly type: string }[]
-}): string => `${item.name}(${item.inputs.map((input) => input.type).join(',')})`

@@ -1,4 +1,4 @@
-export { abiSignature, stablecoinAbi } from './abi.js'
+export { stablecoinAbi } from './abi.js'
 export {
   assertAmount,
   decimalPattern,

@@ -1,9 +1,9 @@
 import { getClient } from '@wagmi/core'
-import { getAddress, type Hex, isAddress, type TransactionReceipt } from 'viem'
+import { type Hex, isAddress, type TransactionReceipt } from 'viem'
+import { getTransaction, getTransactionReceipt } from 'viem/actions'
 import type { PaymentSession } from '../api/session.js'
-import { decodeTransferLog } from '../chain/erc20.js'
+import { getTokenBalance, parseTransfers } from '../chain/erc20.js'
 import { findTransfers } from '../chain/findTransfers.js'
-import { getTokenBalance, getTransaction, getTransactionReceipt } from '../chain/rpc.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { chainUnavailable } from '../errors/chain.js'
@@ -71,7 +71,7 @@ export async function checkPreviousPayment(
       session.fundingTransactionHash,
     ]
     for (const hash of new Set(hashes.filter(isTransactionHash))) {
-      const receipt = await getTransactionReceipt(client, hash).catch(() => undefined)
+      const receipt = await getTransactionReceipt(client, { hash }).catch(() => undefined)
       if (receipt?.status === 'success' && paysOneTimeWallet(receipt, otw, tokens))
         return { kind: 'inFlight', reason: 'hashMined', hash, record }
       if (receipt) {
@@ -83,7 +83,7 @@ export async function checkPreviousPayment(
         }
         continue
       }
-      const transaction = await getTransaction(client, hash).catch(() => undefined)
+      const transaction = await getTransaction(client, { hash }).catch(() => undefined)
       if (transaction) return { kind: 'inFlight', reason: 'hashPending', hash, record }
     }
 
@@ -140,10 +140,9 @@ function paysOneTimeWallet(
   tokens: StablecoinInfo[],
 ): boolean {
   if (!otw || !isAddress(otw)) return false
-  const to = getAddress(otw)
-  const accepted = new Set(tokens.map((token) => getAddress(token.address)))
-  return receipt.logs.some((log) => {
-    const transfer = decodeTransferLog(log)
-    return !!transfer && transfer.to === to && transfer.value > 0n && accepted.has(transfer.token)
-  })
+  return tokens.some((token) =>
+    parseTransfers(receipt.logs, { token: token.address, to: otw }).some(
+      (log) => log.args.value > 0n,
+    ),
+  )
 }

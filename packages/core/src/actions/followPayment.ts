@@ -1,5 +1,5 @@
 import type { Address, Hex, TransactionReceipt } from 'viem'
-import { decodeTransferLog } from '../chain/erc20.js'
+import { parseTransfers } from '../chain/erc20.js'
 import { waitForPaymentReceipt } from '../chain/waitForPaymentReceipt.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
@@ -39,7 +39,8 @@ export async function followPayment(
   payment: PreparedPayment,
   startRecord: PaymentRecord,
   sent: Hex,
-  replaceable: boolean,
+  /** The payer's own transaction (its nonce when known): a replacement is followed. */
+  replaceable: { nonce?: number | undefined } | undefined,
 ): Promise<FollowPaymentReturnType> {
   const { sessionToken } = parameters
   const { client, token, account, to, amount, fromBlock } = payment
@@ -62,7 +63,13 @@ export async function followPayment(
   try {
     receipt = await waitForPaymentReceipt(client, {
       hash,
-      payment: replaceable ? { token: token.address, from: account, to, fromBlock } : undefined,
+      payment: replaceable && {
+        token: token.address,
+        from: account,
+        to,
+        fromBlock,
+        ...replaceable,
+      },
       confirmations: parameters.confirmations ?? config.confirmations,
       pollingInterval: client.pollingInterval,
       onReplaced: submitted,
@@ -103,13 +110,5 @@ function paysSession(
   to: Address,
   amount: bigint,
 ) {
-  return receipt.logs.some((log) => {
-    const transfer = decodeTransferLog(log)
-    return (
-      transfer?.token === token &&
-      transfer.from === from &&
-      transfer.to === to &&
-      transfer.value === amount
-    )
-  })
+  return parseTransfers(receipt.logs, { token, from, to }).some((log) => log.args.value === amount)
 }

@@ -1,7 +1,7 @@
 import { getClient } from '@wagmi/core'
 import { type Address, isAddress } from 'viem'
 import type { PaymentSession } from '../api/session.js'
-import { getTokenBalance } from '../chain/rpc.js'
+import { getTokenBalance } from '../chain/erc20.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { resolveSessionAssets } from '../registry/registry.js'

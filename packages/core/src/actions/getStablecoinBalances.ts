@@ -1,6 +1,7 @@
 import { getCapabilities, getClient } from '@wagmi/core'
-import type { Address } from 'viem'
-import { getCode, getNativeBalance, getTokenBalance, type RpcClient } from '../chain/rpc.js'
+import type { Address, Client } from 'viem'
+import { getBalance, getCode } from 'viem/actions'
+import { getTokenBalance } from '../chain/erc20.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { chainUnavailable } from '../errors/chain.js'
@@ -45,7 +46,7 @@ export async function getStablecoinBalances(
     const client = getClient(config.wagmiConfig, { chainId })
     if (!client) throw chainUnavailable(config, network)
     const [native, ...balances] = await Promise.all([
-      getNativeBalance(client, account),
+      getBalance(client, { address: account }),
       ...parameters.tokens.map((token) => getTokenBalance(client, token.address, account)),
     ])
     const tokens = parameters.tokens.map((token, i) => {
@@ -76,11 +77,11 @@ export async function getStablecoinBalances(
  */
 async function feePaidElsewhere(
   config: PaySessionConfig,
-  client: RpcClient,
+  client: Client,
   account: Address,
   chainId: number,
 ): Promise<boolean> {
-  const code = await getCode(client, account).catch(() => '0x')
+  const code = (await getCode(client, { address: account }).catch(() => undefined)) ?? '0x'
   if (code !== '0x' && !code.toLowerCase().startsWith('0xef0100')) return true
   // A wallet that never answers must not hold the token list: a second is plenty for a read.
   const caps = (await Promise.race([

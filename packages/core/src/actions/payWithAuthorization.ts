@@ -103,7 +103,7 @@ export async function payWithAuthorization(
     else writePaymentRecord(config.storage, { ...record, state: 'ended' })
     throw error
   }
-  return followPayment(config, parameters, payment, record, hash, false)
+  return followPayment(config, parameters, payment, record, hash, undefined)
 }
 
 async function submit(

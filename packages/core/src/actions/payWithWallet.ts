@@ -1,8 +1,8 @@
 import { getCapabilities, getConnectorClient } from '@wagmi/core'
-import type { Client, Hex } from 'viem'
+import { type Client, type Hex, numberToHex, TransactionNotFoundError } from 'viem'
+import { getTransaction } from 'viem/actions'
 import type { PaymentSession } from '../api/session.js'
 import { encodeTransfer } from '../chain/erc20.js'
-import { getTransaction, sendTransaction } from '../chain/rpc.js'
 import { waitForTransfer } from '../chain/waitForPaymentReceipt.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import type { PaySessionError } from '../errors/base.js'
@@ -77,7 +77,15 @@ export async function payWithWallet(
       if (bundles) return await sendCalls(config, { account, chainId, call, capabilities })
       // The wallet's client checks it is still connected with this account, on this chain.
       const wallet = await getConnectorClient(config.wagmiConfig, { chainId, account })
-      return await sendTransaction(wallet, { from: account, ...call, chainId })
+      // viem's sendTransaction also carries the local-account path (fees, nonce, signing), which
+      // a wallet never runs. No retry: a second try could be a second payment.
+      return await wallet.request(
+        {
+          method: 'eth_sendTransaction',
+          params: [{ from: account, ...call, chainId: numberToHex(chainId) }],
+        },
+        { retryCount: 0 },
+      )
     } catch (error) {
       const mapped = walletError(error)
       // Only when we know nothing was sent is the record cleared. Otherwise the wallet answered
@@ -90,7 +98,8 @@ export async function payWithWallet(
   })
   // A Safe's hash or a user-operation hash is not a transaction: never reported as the funding
   // hash. The wallet will send later, maybe days later: wait for the transfer on chain.
-  const onChain = !!hash && (bundles || (await isOnChain(config, client, hash)))
+  const sent = hash && !bundles ? await findSent(config, client, hash) : undefined
+  const onChain = !!hash && (bundles || !!sent)
   if (!onChain) {
     record = { ...record, state: 'awaitingWallet' }
     writePaymentRecord(config.storage, record)
@@ -101,17 +110,21 @@ export async function payWithWallet(
       signal: parameters.signal,
     })
   }
-  return followPayment(config, parameters, payment, record, hash!, onChain && !bundles)
+  return followPayment(config, parameters, payment, record, hash!, sent)
 }
 
-// A hash a node knows (pending or mined). A node behind the wallet's may need a moment: three
-// looks, a polling interval apart.
-async function isOnChain(config: PaySessionConfig, client: Client, hash: Hex) {
+// A hash a node knows (pending or mined), with its nonce; undefined when it is not a transaction.
+// A node behind the wallet's may need a moment: three looks, a polling interval apart.
+async function findSent(config: PaySessionConfig, client: Client, hash: Hex) {
   let looks = 0
   const found = await poll(config.polling, {
     // A node that fails to answer does not disprove the hash.
-    read: () => getTransaction(client, hash).then(Boolean, () => true),
-    until: (known) => known || ++looks === 3,
+    read: () =>
+      getTransaction(client, { hash }).then(
+        ({ nonce }) => ({ nonce }),
+        (error) => (error instanceof TransactionNotFoundError ? undefined : {}),
+      ),
+    until: (sent) => !!sent || ++looks === 3,
   })
-  return !!found
+  return found
 }

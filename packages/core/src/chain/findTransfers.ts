@@ -1,22 +1,22 @@
-import { type Address, getAddress, type Hex } from 'viem'
-import { decodeTransferLog, type TransferLog } from './erc20.js'
-import { getBlockNumber, getTransferLogs, type RpcClient } from './rpc.js'
+import { stablecoinAbi } from '@paysession/protocol'
+import { type Address, type Client, isAddressEqual } from 'viem'
+import { getBlockNumber, getLogs } from 'viem/actions'
 
 /** Blocks per `eth_getLogs` at first: within what common hosted RPCs serve. */
 export const logsRange = 2_000n
 
-export type FoundTransfer = TransferLog & { transactionHash: Hex }
+const transferEvent = stablecoinAbi[2]
 
 /**
- * The ERC-20 `Transfer`s of `token` from `from` to `to` since `fromBlock`, read in bounded block
- * ranges: hosted RPCs refuse `eth_getLogs` over a few thousand blocks, and on a fast chain
- * (Arbitrum mines four a second) a payment record a few hours old is far behind the head. A range
- * the node refuses is halved, and the smaller range kept for the rest of the scan. Every log is
- * decoded and checked against the filter (some RPCs ignore topics); removed logs are skipped.
- * `first` stops at the first transfer found.
+ * The ERC-20 `Transfer`s of `token` from `from` to `to` since `fromBlock`, read with viem's
+ * `getLogs` in bounded block ranges, which viem leaves to the caller: hosted RPCs refuse
+ * `eth_getLogs` over a few thousand blocks, and on a fast chain (Arbitrum mines four a second) a
+ * payment record a few hours old is far behind the head. A range the node refuses is halved, and
+ * the smaller range kept for the rest of the scan. viem decodes each log and keeps those matching
+ * `from` and `to` (some RPCs ignore topics); logs of another address or removed are skipped. `first` stops at the first transfer found.
  */
 export async function findTransfers(
-  client: RpcClient,
+  client: Client,
   parameters: {
     token: Address
     from: Address
@@ -26,28 +26,34 @@ export async function findTransfers(
     toBlock?: bigint
     first?: boolean
   },
-): Promise<FoundTransfer[]> {
-  const token = getAddress(parameters.token)
-  const from = getAddress(parameters.from)
-  const to = getAddress(parameters.to)
-  const head = parameters.toBlock ?? (await getBlockNumber(client))
-  const found: FoundTransfer[] = []
+) {
+  const { token, from, to } = parameters
+  const head = parameters.toBlock ?? (await getBlockNumber(client, { cacheTime: 0 }))
+  const read = (fromBlock: bigint, toBlock: bigint) =>
+    getLogs(client, {
+      address: token,
+      event: transferEvent,
+      args: { from, to },
+      fromBlock,
+      toBlock,
+      strict: true,
+    })
+  const found: Awaited<ReturnType<typeof read>> = []
   let range = logsRange
   for (let start = parameters.fromBlock; start <= head; ) {
     const end = start + range - 1n < head ? start + range - 1n : head
-    let logs: Awaited<ReturnType<typeof getTransferLogs>>
+    let logs: typeof found
     try {
-      logs = await getTransferLogs(client, { token, from, to, fromBlock: start, toBlock: end })
+      logs = await read(start, end)
     } catch (error) {
       if (end === start || !isRangeRefusal(error)) throw error
       range = (end - start + 1n) / 2n
       continue
     }
+    // viem decodes and matches `args`; the address is the node's filter alone.
     for (const log of logs) {
-      const transfer = (log as { removed?: boolean }).removed ? undefined : decodeTransferLog(log)
-      if (transfer?.token !== token || transfer.from !== from || transfer.to !== to) continue
-      if (!transfer.transactionHash) continue
-      found.push(transfer as FoundTransfer)
+      if (log.removed || !isAddressEqual(log.address, token)) continue
+      found.push(log)
       if (parameters.first) return found
     }
     start = end + 1n

@@ -1,101 +1,169 @@
-import type { Address, Hex, TransactionReceipt } from 'viem'
-import { PaySessionError } from '../errors/base.js'
-import { findTransfers } from './findTransfers.js'
+import {
+  type Address,
+  type Client,
+  type Hex,
+  type TransactionReceipt,
+  WaitForTransactionReceiptTimeoutError,
+} from 'viem'
 import {
   getBlockNumber,
   getTransaction,
   getTransactionCount,
   getTransactionReceipt,
-  type RpcClient,
-} from './rpc.js'
+  waitForTransactionReceipt,
+} from 'viem/actions'
+import { PaySessionError } from '../errors/base.js'
+import { sleep } from '../utils/poll.js'
+import { parseTransfers } from './erc20.js'
+import { findTransfers } from './findTransfers.js'
+
+const never = new Promise<never>(() => {})
+
+type Payment = { token: Address; from: Address; to: Address; fromBlock: bigint }
 
 export type WaitForPaymentReceiptParameters = {
   hash: Hex
   /**
-   * The transfer the transaction makes. With it, a transaction that disappears (sped up or
-   * replaced in the wallet) is followed to the payer's transfer to the one-time wallet on chain.
+   * The transfer the transaction makes (and its nonce, when known). With it, a transaction
+   * replaced in the wallet (sped up or cancelled) is followed to its replacement, which must
+   * still pay the one-time wallet.
    */
-  payment?: { token: Address; from: Address; to: Address; fromBlock: bigint } | undefined
+  payment?: (Payment & { nonce?: number | undefined }) | undefined
   /** Blocks the receipt must be deep. Default 1. */
   confirmations?: number | undefined
   /** Between two looks at the chain (ms): the chain client's `pollingInterval`. */
   pollingInterval: number
-  /** Give up after this many ms. Default 180 000 (what viem's `waitForTransactionReceipt` did). */
+  /** Give up after this many ms. Default 180 000, viem's. */
   timeout?: number | undefined
   signal?: AbortSignal | undefined
-  /** A replacement was found: from now on its hash is the payment's. */
+  /** A replacement that pays the one-time wallet was found: from now on its hash is the payment's. */
   onReplaced?: ((hash: Hex) => void) | undefined
 }
 
 /**
  * Resolves with the receipt of the payment's transaction (or of its replacement) once it is
- * `confirmations` deep. Rejects with `TRANSFER_MISMATCH` when the transaction was replaced by one
- * that pays nothing to the one-time wallet (cancelled in the wallet), otherwise with the RPC error,
- * `TIMEOUT` or `ABORTED`.
- *
- * A transaction that the node no longer knows is dropped or replaced: once the sender's nonce has
- * moved past it, the payer's `Transfer` to the one-time wallet since the prompt opened is its
- * replacement. When there is none, the nonce was spent on something else: seen on two looks in a
- * row before concluding, so a node that lags behind another one cannot fake it.
+ * `confirmations` deep: viem's `waitForTransactionReceipt`, with the payment's own check beside it
+ * (`findReplacement`). A replacement that pays nothing to the one-time wallet (cancelled in the
+ * wallet) rejects with `TRANSFER_MISMATCH`; otherwise rejects with the RPC error, `TIMEOUT` or
+ * `ABORTED`.
  */
 export async function waitForPaymentReceipt(
-  client: RpcClient,
+  client: Client,
   parameters: WaitForPaymentReceiptParameters,
 ): Promise<TransactionReceipt> {
-  const { payment, signal, onReplaced } = parameters
-  const confirmations = BigInt(Math.max(1, parameters.confirmations ?? 1))
-  const deadline = Date.now() + (parameters.timeout ?? 180_000)
-  let hash = parameters.hash
-  let nonce: number | undefined
-  let cancelledLooks = 0 // looks in a row that found the nonce spent and no transfer
-  let failures = 0 // looks in a row that failed (each already retried by the transport)
-  let looks = 0
-
-  for (;;) {
-    if (signal?.aborted) throw new PaySessionError('ABORTED', { cause: signal.reason })
-    try {
-      let cancelled = false // this look found the nonce spent and no transfer to the OTW
-      const receipt = await getTransactionReceipt(client, hash)
-      const transaction = receipt ? undefined : await getTransaction(client, hash)
-      if (receipt) {
-        const depth =
-          confirmations === 1n ? 1n : (await getBlockNumber(client)) - receipt.blockNumber + 1n
-        if (depth >= confirmations) return receipt
-      } else if (transaction) nonce = transaction.nonce
-      else if (payment) {
-        // Unknown here: not seen yet, dropped, or replaced (its nonce spent by another one).
-        const nonceSpent =
-          nonce !== undefined && (await getTransactionCount(client, payment.from)) > nonce
-        if (nonce === undefined || nonceSpent) {
-          const transfers = (await findTransfers(client, payment)).map(
-            (transfer) => transfer.transactionHash,
-          )
-          const replacement = transfers.find((found) => found && found !== hash)
-          if (replacement && !transfers.includes(hash)) {
-            hash = replacement
-            nonce = undefined
-            cancelledLooks = 0
-            onReplaced?.(replacement)
-            continue
-          }
-          cancelled = nonceSpent && !transfers.includes(hash)
-        }
-      }
-      cancelledLooks = cancelled ? cancelledLooks + 1 : 0
-      if (cancelledLooks >= 2)
-        throw new PaySessionError('TRANSFER_MISMATCH', {
-          details: `transaction ${hash} was replaced by one that does not pay ${payment?.to}`,
-        })
-      failures = 0
-    } catch (error) {
-      if (error instanceof PaySessionError || ++failures > 3) throw error
-    }
-    if (Date.now() >= deadline)
-      throw new PaySessionError('TIMEOUT', { details: `no receipt for ${hash}` })
-    // A transaction the wallet just returned is often mined within a block or two: look again
-    // soon, then back off to the chain client's polling interval.
-    await sleep(Math.min(parameters.pollingInterval, 250 * 2 ** looks++), signal)
+  const { payment, signal, pollingInterval } = parameters
+  let cancelled: Hex | undefined
+  // viem's wait and findReplacement may both find the same replacement: it is announced once.
+  let current = parameters.hash
+  const replacedBy = (hash: Hex) => {
+    if (hash === current) return
+    current = hash
+    parameters.onReplaced?.(hash)
   }
+  const wait = async (hash: Hex) => {
+    const receipt = await waitForTransactionReceipt(client, {
+      hash,
+      confirmations: Math.max(1, parameters.confirmations ?? 1),
+      pollingInterval,
+      timeout: parameters.timeout ?? 180_000,
+      checkReplacement: !!payment,
+      onReplaced: ({ transaction, transactionReceipt }) => {
+        if (payment && parseTransfers(transactionReceipt.logs, payment).length)
+          replacedBy(transaction.hash)
+        else cancelled = transaction.hash
+      },
+    }).catch((error) => {
+      if (!(error instanceof WaitForTransactionReceiptTimeoutError)) throw error
+      throw new PaySessionError('TIMEOUT', { details: `no receipt for ${hash}`, cause: error })
+    })
+    if (cancelled)
+      throw new PaySessionError('TRANSFER_MISMATCH', {
+        details: `transaction ${hash} was replaced by ${cancelled}, which does not pay ${payment?.to}`,
+      })
+    return receipt
+  }
+  if (!payment) return abortable(wait(parameters.hash), signal)
+  let found = false
+  const done = new AbortController()
+  const stop = () => done.abort()
+  signal?.addEventListener('abort', stop, { once: true })
+  try {
+    const replaced = findReplacement(client, {
+      hash: parameters.hash,
+      payment,
+      pollingInterval,
+      signal: done.signal,
+    }).then((replacement) => {
+      found = true
+      replacedBy(replacement)
+      return wait(replacement)
+    })
+    // Once a replacement is found, the original's wait no longer decides (its time-out included).
+    const original = wait(parameters.hash).catch((error) => (found ? never : Promise.reject(error)))
+    return await abortable(Promise.race([original, replaced]), signal)
+  } finally {
+    stop()
+    signal?.removeEventListener('abort', stop)
+  }
+}
+
+/**
+ * What viem's wait cannot see: it finds a replacement by the nonce of the transaction it fetched
+ * itself, so one replaced before that, or never seen by this node, goes unnoticed until its
+ * time-out. Looks every interval: the payer's `Transfer` to the one-time wallet under another
+ * hash is the replacement (resolves with its hash); the nonce spent with no such transfer, seen
+ * on two looks in a row so that a lagging node cannot fake it, is a cancellation
+ * (`TRANSFER_MISMATCH`). Never settles once the transaction itself is mined (viem's wait has it)
+ * or the signal aborts.
+ */
+async function findReplacement(
+  client: Client,
+  parameters: {
+    hash: Hex
+    payment: Payment & { nonce?: number | undefined }
+    pollingInterval: number
+    signal: AbortSignal
+  },
+): Promise<Hex> {
+  const { hash, payment, signal } = parameters
+  let nonce = payment.nonce
+  let spentLooks = 0
+  for (;;) {
+    if (signal.aborted) return never
+    try {
+      nonce ??= await getTransaction(client, { hash }).then(
+        (transaction) => transaction.nonce,
+        () => undefined,
+      )
+      if (await getTransactionReceipt(client, { hash }).catch(() => undefined)) return never
+      const spent =
+        nonce !== undefined &&
+        (await getTransactionCount(client, { address: payment.from, blockTag: 'latest' })) > nonce
+      const transfers = (await findTransfers(client, payment)).map((log) => log.transactionHash)
+      if (transfers.includes(hash)) return never
+      if (transfers[0]) return transfers[0]
+      spentLooks = spent ? spentLooks + 1 : 0
+      if (spentLooks >= 2)
+        throw new PaySessionError('TRANSFER_MISMATCH', {
+          details: `the nonce of ${hash} was spent on a transaction that does not pay ${payment.to}`,
+        })
+    } catch (error) {
+      if (error instanceof PaySessionError) throw error
+      // The node could not be read: viem's wait reports what matters; look again later.
+    }
+    await sleep(parameters.pollingInterval, signal)
+  }
+}
+
+/** Rejects with `ABORTED` when `signal` aborts (viem's wait runs on to its own end, unobserved). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new PaySessionError('ABORTED', { cause: signal.reason }))
+    if (signal.aborted) return abort()
+    signal.addEventListener('abort', abort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort))
+  })
 }
 
 /**
@@ -105,9 +173,9 @@ export async function waitForPaymentReceipt(
  * rejects only with `ABORTED`. A failing look is retried at the next interval.
  */
 export async function waitForTransfer(
-  client: RpcClient,
+  client: Client,
   parameters: {
-    payment: { token: Address; from: Address; to: Address; fromBlock: bigint }
+    payment: Payment
     pollingInterval: number
     signal?: AbortSignal | undefined
   },
@@ -119,7 +187,7 @@ export async function waitForTransfer(
   for (;;) {
     if (signal?.aborted) throw new PaySessionError('ABORTED', { cause: signal.reason })
     try {
-      const head = await getBlockNumber(client)
+      const head = await getBlockNumber(client, { cacheTime: 0 })
       const [found] = await findTransfers(client, {
         ...parameters.payment,
         fromBlock,
@@ -133,16 +201,4 @@ export async function waitForTransfer(
     }
     await sleep(Math.max(parameters.pollingInterval, 1000), signal)
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined) {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal?.addEventListener('abort', done)
-  })
 }

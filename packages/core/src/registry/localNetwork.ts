@@ -1,4 +1,4 @@
-import { defineChain } from 'viem'
+import { anvil } from 'viem/chains'
 import { networkIcon } from './networkIcon.js'
 import type { NetworkInfo } from './types.js'
 
@@ -7,13 +7,12 @@ import type { NetworkInfo } from './types.js'
  * USDC and EURC implement EIP-3009 as FiatToken v2 does (packages/sandbox/contracts); USDT not.
  */
 export function localNetwork(rpcUrl = 'http://127.0.0.1:8545'): NetworkInfo {
-  const chain = defineChain({
-    id: 31337,
+  const chain = {
+    ...anvil,
     name: 'Local (sandbox)',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
     testnet: true,
-  })
+  }
   return {
     name: 'LOCAL',
     chainId: 31337,

@@ -1,4 +1,15 @@
-import { type Chain, defineChain } from 'viem'
+import type { Chain } from 'viem'
+import {
+  arbitrum,
+  avalanche,
+  base,
+  baseSepolia,
+  celo,
+  mainnet,
+  optimism,
+  polygon,
+  sepolia,
+} from 'viem/chains'
 import { networkIcon } from './networkIcon.js'
 import type { NetworkInfo, StablecoinInfo } from './types.js'
 
@@ -18,131 +29,6 @@ import type { NetworkInfo, StablecoinInfo } from './types.js'
 // - Legacy USDT on Ethereum has none (TetherToken source). The USD₮0 deployments (Arbitrum,
 //   Polygon, Celo) and Avalanche USDt: no source found here, so no until one is.
 // - DAI (its own permit only) and USDS: no.
-
-// The chains are defined here rather than imported from `viem/chains`: its OP Stack and Celo
-// definitions bring transaction formatters and serializers for code that signs transactions
-// itself, and here the wallet does. Same ids, names, currencies, block times (they set the
-// polling interval), default RPC URLs and explorers as viem 2.57; no contracts (core reads
-// through plain eth_call, without multicall) and no explorer API URLs (nothing here calls them).
-
-const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
-const sepoliaEther = { name: 'Sepolia Ether', symbol: 'ETH', decimals: 18 }
-
-const mainnet = defineChain({
-  id: 1,
-  name: 'Ethereum',
-  nativeCurrency: ether,
-  rpcUrls: { default: { http: ['https://ethereum.reth.rs/rpc'] } },
-  blockExplorers: {
-    default: {
-      name: 'Etherscan',
-      url: 'https://etherscan.io',
-    },
-  },
-  blockTime: 12_000,
-})
-const sepolia = defineChain({
-  id: 11_155_111,
-  name: 'Sepolia',
-  nativeCurrency: sepoliaEther,
-  rpcUrls: { default: { http: ['https://11155111.rpc.thirdweb.com'] } },
-  blockExplorers: {
-    default: {
-      name: 'Etherscan',
-      url: 'https://sepolia.etherscan.io',
-    },
-  },
-  testnet: true,
-})
-const base = defineChain({
-  id: 8453,
-  name: 'Base',
-  nativeCurrency: ether,
-  rpcUrls: { default: { http: ['https://mainnet.base.org'] } },
-  blockExplorers: {
-    default: {
-      name: 'Basescan',
-      url: 'https://basescan.org',
-    },
-  },
-  blockTime: 2_000,
-})
-const baseSepolia = defineChain({
-  id: 84532,
-  name: 'Base Sepolia',
-  nativeCurrency: sepoliaEther,
-  rpcUrls: { default: { http: ['https://sepolia.base.org'] } },
-  blockExplorers: {
-    default: {
-      name: 'Basescan',
-      url: 'https://sepolia.basescan.org',
-    },
-  },
-  blockTime: 2_000,
-  testnet: true,
-})
-const arbitrum = defineChain({
-  id: 42_161,
-  name: 'Arbitrum One',
-  nativeCurrency: ether,
-  rpcUrls: { default: { http: ['https://arb1.arbitrum.io/rpc'] } },
-  blockExplorers: {
-    default: {
-      name: 'Arbiscan',
-      url: 'https://arbiscan.io',
-    },
-  },
-  blockTime: 250,
-})
-const optimism = defineChain({
-  id: 10,
-  name: 'OP Mainnet',
-  nativeCurrency: ether,
-  rpcUrls: { default: { http: ['https://mainnet.optimism.io'] } },
-  blockExplorers: {
-    default: {
-      name: 'Optimism Explorer',
-      url: 'https://optimistic.etherscan.io',
-    },
-  },
-  blockTime: 2_000,
-})
-const polygon = defineChain({
-  id: 137,
-  name: 'Polygon',
-  nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 },
-  rpcUrls: { default: { http: ['https://polygon.drpc.org'] } },
-  blockExplorers: {
-    default: {
-      name: 'PolygonScan',
-      url: 'https://polygonscan.com',
-    },
-  },
-  blockTime: 2_000,
-})
-const avalanche = defineChain({
-  id: 43_114,
-  name: 'Avalanche',
-  nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
-  rpcUrls: { default: { http: ['https://api.avax.network/ext/bc/C/rpc'] } },
-  blockExplorers: {
-    default: { name: 'SnowTrace', url: 'https://snowtrace.io' },
-  },
-  blockTime: 1_700,
-})
-const celo = defineChain({
-  id: 42_220,
-  name: 'Celo',
-  nativeCurrency: { name: 'CELO', symbol: 'CELO', decimals: 18 },
-  rpcUrls: { default: { http: ['https://forno.celo.org'] } },
-  blockExplorers: {
-    default: {
-      name: 'Celo Explorer',
-      url: 'https://celoscan.io',
-    },
-  },
-  blockTime: 1_000,
-})
 
 // Marks drawn for this SDK in each network's colour (not the networks' own logos): a glyph
 // that tells them apart at 20 px.
