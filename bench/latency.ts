@@ -3,7 +3,8 @@
 // transaction's receipt to the widget showing paid, and counts the checkout's HTTP requests
 // (total, while paid, and after the terminal status).
 import { chromium, type Page } from '@playwright/test'
-import { chromiumLaunchOptions, newCheckout, startDemoProcess } from './lib/demo-process.ts'
+import { chromiumLaunchOptions } from '../scripts/chromium.mjs'
+import { newCheckout, startDemoProcess } from './lib/demo-process.ts'
 import { freePorts, smoke } from './lib/ports.ts'
 import { percentile, printTable } from './lib/sandbox-process.ts'
 

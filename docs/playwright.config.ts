@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test'
+import { chromiumLaunchOptions } from '../scripts/chromium.mjs'
 
 // Debian's Chromium against the built site (served under a sub-path) and the docs' HTML snippets
 // (against the sandbox). `npm test` builds the site first (package.json `test`).
@@ -17,17 +18,6 @@ export default defineConfig({
     viewport: { width: 1280, height: 900 },
     actionTimeout: 20_000,
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
 })

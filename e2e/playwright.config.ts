@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test'
+import { chromiumLaunchOptions } from '../scripts/chromium.mjs'
 
 // Debian's Chromium against the demo merchant (apps/demo), which runs the sandbox service and
 // anvil in-process: one demo for the whole run, started and stopped by global-setup.ts.
@@ -24,18 +25,7 @@ export default defineConfig({
     viewport: { width: 1100, height: 900 },
     actionTimeout: 20_000,
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [
     { name: 'flows', testIgnore: ['exclusive.spec.ts', 'hosted.spec.ts', 'real-wallets.spec.ts'] },

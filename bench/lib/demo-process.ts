@@ -36,16 +36,3 @@ export async function newCheckout(demoUrl: string): Promise<string> {
   if (!location) throw new Error(`the shop did not redirect (${res.status})`)
   return decodeURIComponent(location.split('/').pop()!)
 }
-
-export const chromiumLaunchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-}

@@ -121,6 +121,36 @@ export function countSends(page: Page) {
   return sends
 }
 
+/**
+ * From the moment the wallet has sent the transfer, every chain request from the page is refused
+ * (connection refused) until `restore()`. `sent` counts the sends, `refused` the refusals.
+ */
+export async function rpcDownAfterSend(page: Page) {
+  const rpc = {
+    down: false,
+    sent: 0,
+    refused: 0,
+    restore() {
+      rpc.down = false
+    },
+  }
+  await page.route(
+    (url) => url.href.startsWith(env.rpc),
+    async (route) => {
+      if ((route.request().postData() ?? '').includes('eth_sendTransaction')) {
+        rpc.sent++
+        await route.continue()
+        rpc.down = true
+        return
+      }
+      if (!rpc.down) return route.continue()
+      rpc.refused++
+      return route.abort('connectionrefused')
+    },
+  )
+  return rpc
+}
+
 // ---- The customer's path ----------------------------------------------------------------------
 
 /**

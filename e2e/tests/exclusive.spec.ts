@@ -5,7 +5,6 @@ import {
   advanceClock,
   chain,
   createOrder,
-  env,
   expectPaidOnce,
   expectTransfers,
   expectWebhooks,
@@ -25,6 +24,7 @@ import {
   payFully,
   recorded,
   reviewPayButton,
+  rpcDownAfterSend,
   state,
   stepText,
   waitForStep,
@@ -171,33 +171,16 @@ test('the RPC node is unreachable while confirming (transfer pending): completes
   await openCheckout(page, order.path)
   await connect(page)
   await chooseToken(page, 'USDC')
-  let down = false
-  let refused = 0
-  let sent = 0
-  await page.route(
-    (url) => url.href.startsWith(env.rpc),
-    async (route) => {
-      const body = route.request().postData() ?? ''
-      if (body.includes('eth_sendTransaction')) {
-        sent++
-        await route.continue()
-        down = true
-        return
-      }
-      if (!down) return route.continue()
-      refused++
-      return route.abort('connectionrefused')
-    },
-  )
+  const rpcDown = await rpcDownAfterSend(page)
   await rpc('evm_setAutomine', [false])
   try {
     await reviewPayButton(page).click()
     await waitForStep(page, 'confirming')
     // The transfer waits in the mempool while every chain read from the page is refused.
-    await expect.poll(() => refused, { timeout: 30_000 }).toBeGreaterThanOrEqual(5)
+    await expect.poll(() => rpcDown.refused, { timeout: 30_000 }).toBeGreaterThanOrEqual(5)
     expect(await currentStep(page)).toBe('confirming')
     await state(page, testInfo, '1-confirming-rpc-down')
-    down = false
+    rpcDown.restore()
     await rpc('evm_mine')
   } finally {
     await rpc('evm_setAutomine', [true])
@@ -205,7 +188,7 @@ test('the RPC node is unreachable while confirming (transfer pending): completes
   await waitForStep(page, 'paid')
   await expectPaidView(page)
   await expectPaidOnce(order.id)
-  expect(sent).toBe(1)
+  expect(rpcDown.sent).toBe(1)
   const { steps } = await recorded(page)
   await testInfo.attach('steps', { body: JSON.stringify(steps) })
   expect(steps).not.toContain('failed')

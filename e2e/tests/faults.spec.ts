@@ -21,6 +21,7 @@ import {
   payButton,
   recorded,
   reviewPayButton,
+  rpcDownAfterSend,
   state,
   waitForStep,
 } from '../support/widget.js'
@@ -89,33 +90,16 @@ test('the RPC node is unreachable right after the wallet sent: the payment compl
   await chooseToken(page, 'USDC')
   // Once the wallet has sent the transfer, every chain read from the page is refused until the
   // widget has tried (and failed) a few times.
-  let down = false
-  let refused = 0
-  let sent = 0
-  await page.route(
-    (url) => url.href.startsWith(env.rpc),
-    async (route) => {
-      const body = route.request().postData() ?? ''
-      if (body.includes('eth_sendTransaction')) {
-        sent++
-        await route.continue()
-        down = true
-        return
-      }
-      if (!down) return route.continue()
-      refused++
-      return route.abort('connectionrefused')
-    },
-  )
+  const rpcDown = await rpcDownAfterSend(page)
   await reviewPayButton(page).click()
-  await expect.poll(() => refused, { timeout: 30_000 }).toBeGreaterThanOrEqual(3)
+  await expect.poll(() => rpcDown.refused, { timeout: 30_000 }).toBeGreaterThanOrEqual(3)
   await testInfo.attach('step-while-rpc-down', { body: await currentStep(page) })
   await state(page, testInfo, '1-rpc-down', false)
-  down = false
+  rpcDown.restore()
   await waitForStep(page, 'paid', 60_000)
   await expectPaidView(page)
   await expectPaidOnce(order.id)
-  expect(sent).toBe(1)
+  expect(rpcDown.sent).toBe(1)
   expect((await recorded(page)).steps).not.toContain('failed')
 })
 

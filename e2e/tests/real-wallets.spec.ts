@@ -104,25 +104,34 @@ async function expectRefundTo(sessionId: string, payer: Address) {
   expect(refunds[0]!.transactionHash).toBe(done.captures!.at(-1)!.refundTransferTransactionHash)
 }
 
+/** The call-bundle ids (EIP-5792) the checkout asked the wallet about, first one first. */
+const callIds = (calls: { method: string; params: unknown }[]) =>
+  calls.filter((c) => c.method === 'wallet_getCallsStatus').map((c) => (c.params as Hex[])[0]!)
+
 /**
- * The hash the checkout reported is the real transaction carrying the one Transfer of the
- * amount from the account to the one-time wallet (identified by hash and log index), never the
- * first answer the wallet gave (a user-operation hash, a safeTxHash).
+ * The customer sees the payment as done, and the hash the checkout reported is the real
+ * transaction carrying the one Transfer of the amount from the account to the one-time wallet
+ * (identified by hash and log index), never the first answer the wallet gave (a user-operation
+ * hash, a safeTxHash), which `firstAnswer` reads once the payment shows as paid.
  */
 async function expectReportedTransfer(
   page: Page,
   sessionId: string,
   payer: Address,
-  firstAnswer: Hex,
+  firstAnswer: () => Hex | undefined,
   options: { reloaded?: boolean } = {},
 ) {
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  const first = firstAnswer()
+  expect(first).toMatch(/^0x[0-9a-f]+$/i)
   const session = await expectPaidOnce(sessionId)
   expect(session.userAddress?.toLowerCase()).toBe(payer.toLowerCase())
   const [log] = await transfersTo(session.oneTimeWalletAddress)
   expect(log!.args.from?.toLowerCase()).toBe(payer.toLowerCase())
   expect(log!.transactionHash).toBe(session.fundingTransactionHash)
   expect(typeof log!.logIndex).toBe('number')
-  expect(session.fundingTransactionHash).not.toBe(firstAnswer)
+  expect(session.fundingTransactionHash).not.toBe(first)
   // What the customer is shown, and every hash this page told the service (a page reloaded
   // while the wallet still had to send reports the transfer it then finds on chain, or nothing
   // when the service saw it first).
@@ -172,9 +181,7 @@ test('Safe 1.4.1, 2 of 2: the second owner signs after a reload; the executed tr
 
   // The second owner confirms in their own Safe app: their key signs and executes.
   const executed = await safe.confirm(safeTxHash!)
-  await waitForStep(page, 'paid')
-  await expectPaidView(page)
-  session = await expectReportedTransfer(page, order.id, safe.address, safeTxHash!, {
+  session = await expectReportedTransfer(page, order.id, safe.address, () => safeTxHash, {
     reloaded: true,
   })
   expect(session.fundingTransactionHash).toBe(executed)
@@ -199,18 +206,12 @@ test('ERC-4337 SimpleAccount, sponsored (ERC-7677) with no ETH: the bundle’s t
   await chooseToken(page, 'USDC')
   await expect(dialog(page).getByText(/no ETH to pay the network fee/)).toHaveCount(0)
   await reviewPayButton(page).click()
-  await waitForStep(page, 'paid')
-  await expectPaidView(page)
+  await expectReportedTransfer(page, order.id, wallet.address, () => callIds(calls)[0])
   // The checkout asked the wallet to use the merchant's paymaster.
   const sendCalls = calls.filter((c) => c.method === 'wallet_sendCalls')
   expect(sendCalls).toHaveLength(1)
   const request = (sendCalls[0]!.params as any[])[0]
   expect(request.capabilities?.paymasterService?.url).toBe(stacks.paymasterUrl)
-  const ids = calls
-    .filter((c) => c.method === 'wallet_getCallsStatus')
-    .map((c) => (c.params as Hex[])[0]!)
-  expect(ids.length).toBeGreaterThan(0)
-  await expectReportedTransfer(page, order.id, wallet.address, ids[0]!)
   // The paymaster paid: the account still holds no ETH, and it is deployed now.
   expect(await chain.getBalance({ address: wallet.address })).toBe(0n)
   expect(await chain.getCode({ address: wallet.address })).toMatch(/^0x6/)
@@ -232,16 +233,11 @@ test('ERC-4337 Safe 1.4.1 with Safe4337Module (EntryPoint v0.7): its first user 
   const { errors, calls } = await openWith(page, wallet, order.path)
   await chooseToken(page, 'USDC')
   await reviewPayButton(page).click()
-  await waitForStep(page, 'paid')
-  await expectPaidView(page)
+  await expectReportedTransfer(page, order.id, wallet.address, () => callIds(calls)[0])
   // No paymaster offered here: the wallet was not asked to use one, and the Safe paid its fee.
   const sendCalls = calls.filter((c) => c.method === 'wallet_sendCalls')
   expect(sendCalls).toHaveLength(1)
   expect((sendCalls[0]!.params as any[])[0].capabilities?.paymasterService).toBeUndefined()
-  const ids = calls
-    .filter((c) => c.method === 'wallet_getCallsStatus')
-    .map((c) => (c.params as Hex[])[0]!)
-  await expectReportedTransfer(page, order.id, wallet.address, ids[0]!)
   expect(await chain.getBalance({ address: wallet.address })).toBeLessThan(10n ** 17n)
   await expectRefundTo(order.id, wallet.address)
   expect(errors).toEqual([])
@@ -259,12 +255,7 @@ test('EIP-7702: an EOA delegated to Simple7702Account pays through wallet_sendCa
   const { errors, calls } = await openWith(page, wallet, order.path)
   await chooseToken(page, 'USDC')
   await reviewPayButton(page).click()
-  await waitForStep(page, 'paid')
-  await expectPaidView(page)
-  const ids = calls
-    .filter((c) => c.method === 'wallet_getCallsStatus')
-    .map((c) => (c.params as Hex[])[0]!)
-  await expectReportedTransfer(page, order.id, wallet.address, ids[0]!)
+  await expectReportedTransfer(page, order.id, wallet.address, () => callIds(calls)[0])
   // The EOA's code is now the EIP-7702 delegation designator to Simple7702Account.
   expect(await chain.getCode({ address: wallet.address })).toBe(
     '0xef0100e6cae83bde06e4c305530e199d7217f42808555b',
@@ -311,11 +302,8 @@ test('two user operations in one bundle transaction pay two sessions: each is fo
   }
   const sessions = []
   for (const p of payers) {
-    await waitForStep(p.page, 'paid')
-    const ids = p.calls
-      .filter((c) => c.method === 'wallet_getCallsStatus')
-      .map((c) => (c.params as Hex[])[0]!)
-    sessions.push(await expectReportedTransfer(p.page, p.order.id, p.wallet.address, ids[0]!))
+    const first = () => callIds(p.calls)[0]
+    sessions.push(await expectReportedTransfer(p.page, p.order.id, p.wallet.address, first))
     expect(p.errors).toEqual([])
   }
   // One transaction, two Transfers: told apart by log index, each into its own one-time wallet.
@@ -342,10 +330,8 @@ test('ERC-4337, reloaded while the user operation waits for its bundle: no secon
   let userOpHash: Hex
   try {
     await reviewPayButton(page).click()
-    await expect
-      .poll(() => calls.filter((c) => c.method === 'wallet_getCallsStatus').length)
-      .toBeGreaterThan(0)
-    userOpHash = (calls.find((c) => c.method === 'wallet_getCallsStatus')!.params as Hex[])[0]!
+    await expect.poll(() => callIds(calls).length).toBeGreaterThan(0)
+    userOpHash = callIds(calls)[0]!
     // The wallet accepted a user operation that no transaction carries yet; the customer reloads.
     await page.reload()
     await expect(payButton(page)).toHaveText('Payment in progress')
@@ -357,9 +343,9 @@ test('ERC-4337, reloaded while the user operation waits for its bundle: no secon
   } finally {
     await bundler('debug_bundler_setBundlingMode', ['auto'])
   }
-  await waitForStep(page, 'paid')
-  await expectPaidView(page)
-  await expectReportedTransfer(page, order.id, wallet.address, userOpHash, { reloaded: true })
+  await expectReportedTransfer(page, order.id, wallet.address, () => userOpHash, {
+    reloaded: true,
+  })
   expect(calls.filter((c) => c.method === 'wallet_sendCalls')).toHaveLength(1)
   await expectRefundTo(order.id, wallet.address)
 })

@@ -45,6 +45,17 @@ async function expectPromptElsewhere(page: Page) {
   await expect(dialog(page).getByRole('status')).not.toContainText('sent')
 }
 
+/** Connects and reviews without asking, then presses Pay: the wallet's send prompt is open. */
+async function openWalletPrompt(page: Page, path: string) {
+  await openCheckout(page, path, 0, 'ask')
+  await setWalletMode(page, 'autoapprove')
+  await connect(page)
+  await chooseToken(page, 'USDC')
+  await setWalletMode(page, 'ask')
+  await reviewPayButton(page).click()
+  await expect(walletDialog(page)).toHaveAttribute('data-kind', 'send')
+}
+
 test('reload before connecting, and after connecting: one transfer, paid', async ({
   page,
 }, testInfo) => {
@@ -91,13 +102,7 @@ test('reload with the wallet prompt open, then the wallet sends: one transfer, p
   page,
 }, testInfo) => {
   const order = await createOrder('notebook')
-  await openCheckout(page, order.path, 0, 'ask')
-  await setWalletMode(page, 'autoapprove')
-  await connect(page)
-  await chooseToken(page, 'USDC')
-  await setWalletMode(page, 'ask')
-  await reviewPayButton(page).click()
-  await expect(walletDialog(page)).toHaveAttribute('data-kind', 'send')
+  await openWalletPrompt(page, order.path)
   await waitForStep(page, 'confirmInWallet')
   await page.reload()
   // A prompt may still be open (a wallet extension outlives the page): never a fresh pay button.
@@ -120,13 +125,7 @@ test('reload with the wallet prompt open, prompt abandoned: offered again when t
   page,
 }, testInfo) => {
   const order = await createOrder('notebook')
-  await openCheckout(page, order.path, 0, 'ask')
-  await setWalletMode(page, 'autoapprove')
-  await connect(page)
-  await chooseToken(page, 'USDC')
-  await setWalletMode(page, 'ask')
-  await reviewPayButton(page).click()
-  await expect(walletDialog(page)).toHaveAttribute('data-kind', 'send')
+  await openWalletPrompt(page, order.path)
   // The prompt opened almost two minutes ago (as if): a few seconds are left to answer it.
   await page.evaluate((id) => {
     const key = `paysession:payment:${id}`
@@ -153,13 +152,7 @@ test('reload with the wallet prompt open, prompt abandoned: offered again when t
 
 test('reload with the wallet prompt open, prompt abandoned: pays once, later', async ({ page }) => {
   const order = await createOrder('notebook')
-  await openCheckout(page, order.path, 0, 'ask')
-  await setWalletMode(page, 'autoapprove')
-  await connect(page)
-  await chooseToken(page, 'USDC')
-  await setWalletMode(page, 'ask')
-  await reviewPayButton(page).click()
-  await expect(walletDialog(page)).toHaveAttribute('data-kind', 'send')
+  await openWalletPrompt(page, order.path)
   await page.reload()
   await expect(payButton(page)).toHaveText('Payment in progress')
   // Nothing reached the chain and the prompt is long gone (its record is 10 minutes old).

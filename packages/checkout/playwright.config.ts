@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test'
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs'
 
 // Real Chromium (Debian's), the real sandbox (service + anvil) and a static server with a strict
 // CSP: all started and stopped by test/global-setup.ts. One worker: the machine has 2 cores.
@@ -14,17 +15,6 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 800, height: 760 },
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
 })

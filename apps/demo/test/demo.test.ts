@@ -47,12 +47,51 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve))
 })
 
-const get = (path: string) => fetch(`${demo.url}${path}`, { redirect: 'manual' })
+/**
+ * A request to the demo on a TCP connection of its own, answered as fetch with `redirect:
+ * 'manual'` would. Not fetch itself: its pool (which the sandbox's webhook deliveries to the demo
+ * share) reuses idle keep-alive connections, and one the demo server closes for idleness just as a
+ * POST is written on it fails with ECONNRESET, which fetch does not retry for a POST (a browser
+ * would). On a loaded machine that race is common. Headers fetch would refuse (Host) can be set.
+ */
+function request(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Response> {
+  const { port } = new URL(demo.url)
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: init.method ?? 'GET',
+        headers: init.headers,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('error', reject)
+        res.on('end', () => {
+          const headers = new Headers()
+          for (const [name, value] of Object.entries(res.headers))
+            for (const v of [value ?? []].flat()) headers.append(name, v)
+          const status = res.statusCode!
+          const body = status === 204 || status === 304 ? null : Buffer.concat(chunks)
+          resolve(new Response(body, { status, headers }))
+        })
+      },
+    ).on('error', reject)
+    req.end(init.body)
+  })
+}
+
+const get = (path: string) => request(path)
 
 function post(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-  return fetch(`${demo.url}${path}`, {
+  return request(path, {
     method: 'POST',
-    redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(form).toString(),
   })
@@ -72,35 +111,6 @@ async function capture(id: string, amount: string, final: boolean) {
     csrf: await consoleToken(),
     amount,
     final: String(final),
-  })
-}
-
-/** A raw HTTP request with headers fetch would not let us set (Host). */
-function rawRequest(options: {
-  method?: string
-  path: string
-  headers?: Record<string, string>
-  body?: string
-}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  const { port } = new URL(demo.url)
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        path: options.path,
-        method: options.method ?? 'GET',
-        headers: options.headers,
-      },
-      (res) => {
-        let body = ''
-        res.on('data', (chunk) => {
-          body += chunk
-        })
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
-      },
-    ).on('error', reject)
-    req.end(options.body)
   })
 }
 
@@ -198,7 +208,7 @@ describe('shop', () => {
         headers: { authorization: `Bearer ${token}` },
       })
     expect((await read(first)).status).toBe(401)
-    const renewed = await fetch(`${demo.url}/api/checkout/${id}/session-token`, { method: 'POST' })
+    const renewed = await request(`/api/checkout/${id}/session-token`, { method: 'POST' })
     expect(renewed.status).toBe(200)
     const { sessionToken } = await renewed.json()
     expect(sessionToken).toMatch(/^pst_/)
@@ -206,7 +216,7 @@ describe('shop', () => {
     expect((await read(sessionToken)).status).toBe(200)
     // The checkout page now renders the fresh token.
     expect(await (await get(`/checkout/${id}`)).text()).toContain(sessionToken)
-    const unknown = await fetch(`${demo.url}/api/checkout/nope/session-token`, { method: 'POST' })
+    const unknown = await request('/api/checkout/nope/session-token', { method: 'POST' })
     expect(unknown.status).toBe(404)
   })
 
@@ -339,7 +349,7 @@ describe('webhook endpoint', () => {
       ],
     })
   const deliver = (text: string, signature: string) =>
-    fetch(`${demo.url}/webhooks`, {
+    request('/webhooks', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'paysession-signature': signature },
       body: text,
@@ -420,12 +430,12 @@ describe('browser safety', () => {
   it('refuses a request whose Host names another site', async () => {
     const { port } = new URL(demo.url)
     for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`]) {
-      const res = await rawRequest({ path: '/console', headers: { host } })
+      const res = await request('/console', { headers: { host } })
       expect(res.status, host).toBe(421)
-      expect(res.body).not.toContain('Merchant console')
+      expect(await res.text()).not.toContain('Merchant console')
     }
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
-      expect((await rawRequest({ path: '/', headers: { host } })).status, host).toBe(200)
+      expect((await request('/', { headers: { host } })).status, host).toBe(200)
     }
   })
 

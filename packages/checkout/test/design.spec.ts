@@ -13,15 +13,16 @@ import {
   waitForStep,
 } from './support.js'
 
-// What a customer sees on every step, in light, dark and on a phone: who is paid and how much,
-// an axe-clean dialog, and no control smaller than 44×44 CSS px. `npm run screenshots` also
-// writes each step to docs/<step>-<variant>.png.
+// What a customer sees on every step, on a 1280 px screen and a 390 px phone, light and dark: who
+// is paid and how much, an axe-clean dialog, and no control smaller than 44×44 CSS px.
+// `npm run screenshots` also writes each step to docs/<step>-<variant>.png.
 
 const merchant = 'Harbor & Pine'
 const variants = [
-  { name: 'light', viewport: { width: 800, height: 760 }, scheme: 'light' },
-  { name: 'dark', viewport: { width: 800, height: 760 }, scheme: 'dark' },
+  { name: 'light', viewport: { width: 1280, height: 800 }, scheme: 'light' },
+  { name: 'dark', viewport: { width: 1280, height: 800 }, scheme: 'dark' },
   { name: 'phone', viewport: { width: 390, height: 844 }, scheme: 'light' },
+  { name: 'phone-dark', viewport: { width: 390, height: 844 }, scheme: 'dark' },
 ] as const
 type Variant = (typeof variants)[number]
 
@@ -60,6 +61,10 @@ for (const variant of variants) {
     await dialog(page).getByRole('button', { name: /USDC/ }).click()
     await waitForStep(page, 'review')
     await check(page, variant, 'review', '$24.50')
+    // The address's label sits on its first line, not between the address and its copy button.
+    const label = await dialog(page).locator('dt', { hasText: 'To' }).boundingBox()
+    const address = await dialog(page).locator('[part~="address"]').boundingBox()
+    expect(Math.abs(label!.y - address!.y)).toBeLessThan(8)
     await page.evaluate(() => {
       ;(window as any).__wallet.hold.send = true
     })

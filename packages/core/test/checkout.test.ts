@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
+  CheckoutSession,
   createCheckout,
   createMemoryStorage,
   getSession,
+  pathsFrom,
   readPaymentRecord,
 } from '../src/exports/index.js'
 import {
@@ -535,5 +537,39 @@ describe('never twice', () => {
     } finally {
       checkout.destroy()
     }
+  })
+})
+
+describe('the rarer paths, from the one module that holds them all', () => {
+  test('each path is a loader of that module, and it is never loaded before a customer takes one', async () => {
+    let loads = 0
+    const paths = pathsFrom(() => {
+      loads++
+      return import('../src/exports/paths.js')
+    })
+    const session = await createSession(sb, '1.50')
+    const checkout = new CheckoutSession(
+      paySessionConfig(sb, mockWagmi(sb, sb.customers[1]!.address)),
+      { sessionId: session.paymentSessionId, sessionToken: session.paymentSessionToken, paths },
+    )
+    try {
+      // A wallet payment, start to end, takes none of them.
+      await waitForStep(checkout, 'chooseWallet')
+      await checkout.connect('mock')
+      await waitForStep(checkout, 'chooseToken')
+      checkout.selectToken('USDC')
+      await checkout.pay()
+      await waitForStep(checkout, 'paid')
+      expect(loads).toBe(0)
+    } finally {
+      checkout.destroy()
+    }
+    const recovery = await paths.recovery()
+    expect(
+      [recovery.resume, recovery.untrack, recovery.waitForPrompt].map((f) => typeof f),
+    ).toEqual(['function', 'function', 'function'])
+    expect(typeof (await paths.gasless!()).payWithAuthorization).toBe('function')
+    expect(typeof (await paths.calls!()).sendWithCalls).toBe('function')
+    expect(loads).toBe(3)
   })
 })

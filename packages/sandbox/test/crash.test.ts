@@ -74,6 +74,16 @@ const waitStatus = (sb: SandboxProcess, id: string, status: string, timeoutMs = 
     `${id} ${status}`,
   )
 
+/** 10.00 USDC from sandbox customer `payer` to `to` (a session's one-time wallet). */
+const payTen = (sb: SandboxProcess, payer: number, to: Address) =>
+  transferToken({
+    rpcUrl: sb.rpcUrl,
+    privateKey: CUSTOMER_KEYS[payer]!,
+    token: USDC,
+    to,
+    value: units('10.00'),
+  })
+
 async function fundedSession(sb: SandboxProcess, payer: number) {
   const created = await client(sb)('POST', '/payment-sessions', {
     amount: '10.00',
@@ -81,13 +91,7 @@ async function fundedSession(sb: SandboxProcess, payer: number) {
   })
   expect(created.status).toBe(200)
   const s = created.json
-  await transferToken({
-    rpcUrl: sb.rpcUrl,
-    privateKey: CUSTOMER_KEYS[payer]!,
-    token: USDC,
-    to: s.oneTimeWalletAddress,
-    value: units('10.00'),
-  })
+  await payTen(sb, payer, s.oneTimeWalletAddress)
   await waitStatus(sb, s.paymentSessionId, 'FUNDED')
   return s as { paymentSessionId: string; oneTimeWalletAddress: Address }
 }
@@ -200,13 +204,7 @@ test('kill -9 with a backlog: the restart sends what waited in order, and never 
   const givenUp = () => client(first)('GET', '/sandbox/webhooks').then((r) => r.json.data as any[])
   await waitUntil(givenUp, (ws) => ws.some((w) => w.state === 'FAILED'), 10_000, 'CREATED given up')
   await hooks.up()
-  await transferToken({
-    rpcUrl: first.rpcUrl,
-    privateKey: CUSTOMER_KEYS[0]!,
-    token: USDC,
-    to: a.oneTimeWalletAddress,
-    value: units('10.00'),
-  })
+  await payTen(first, 0, a.oneTimeWalletAddress)
   await waitStatus(first, a.paymentSessionId, 'FUNDED')
   await waitUntil(
     async () => hooks.statuses(a.paymentSessionId),
@@ -218,13 +216,7 @@ test('kill -9 with a backlog: the restart sends what waited in order, and never 
   await hooks.down()
   const b = (await client(first)('POST', '/payment-sessions', { amount: '10.00', currency: 'USD' }))
     .json
-  await transferToken({
-    rpcUrl: first.rpcUrl,
-    privateKey: CUSTOMER_KEYS[0]!,
-    token: USDC,
-    to: b.oneTimeWalletAddress,
-    value: units('10.00'),
-  })
+  await payTen(first, 0, b.oneTimeWalletAddress)
   await waitStatus(first, b.paymentSessionId, 'FUNDED')
   await waitUntil(
     givenUp,
@@ -297,13 +289,7 @@ test('kill -9 of anvil and Node while a payment is mined: after the restart a se
       await client(sb)('POST', '/payment-sessions', { amount: '10.00', currency: 'USD' })
     ).json
     otws.push(created.oneTimeWalletAddress)
-    await transferToken({
-      rpcUrl: sb.rpcUrl,
-      privateKey: CUSTOMER_KEYS[3]!,
-      token: USDC,
-      to: created.oneTimeWalletAddress,
-      value: units('10.00'),
-    })
+    await payTen(sb, 3, created.oneTimeWalletAddress)
     await sleep(delayMs)
     const anvilPid = sb.anvilPid()
     process.kill(anvilPid, 'SIGKILL')
@@ -321,13 +307,7 @@ test('kill -9 of anvil and Node while a payment is mined: after the restart a se
     await expectConserved(sb, 3, otws)
     if (s.status === 'CREATED') {
       // The chain lost the payment (it was never saved): paying again works.
-      await transferToken({
-        rpcUrl: sb.rpcUrl,
-        privateKey: CUSTOMER_KEYS[3]!,
-        token: USDC,
-        to: created.oneTimeWalletAddress,
-        value: units('10.00'),
-      })
+      await payTen(sb, 3, created.oneTimeWalletAddress)
       await waitStatus(sb, created.paymentSessionId, 'FUNDED')
     }
   }

@@ -1,11 +1,11 @@
 // Amounts the demo shows. Every amount is a decimal string from the service or the chain; these
-// helpers only move characters and add integers, so nothing passes through a float.
-
-const decimal = /^(\d+)(?:\.(\d+))?$/
+// helpers only move characters and add integers (protocol's decimal codec), so nothing passes
+// through a float.
+import { decimalPattern, decimalToUnits, unitsToDecimal } from '@paysession/protocol'
 
 /** "10000.5" → "10,000.5". Anything that is not a plain decimal string is returned as is. */
 export function groupDigits(amount: string): string {
-  const match = decimal.exec(amount)
+  const match = decimalPattern.exec(amount)
   if (!match) return amount
   const whole = match[1]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
   return match[2] === undefined ? whole : `${whole}.${match[2]}`
@@ -30,13 +30,12 @@ export function subtractDecimals(amount: string, minus: string): string {
   return combine([amount, minus], [1n, -1n])
 }
 
+/** Malformed amounts count as zero; the result has the finest scale given, at least cents. */
 function combine(amounts: string[], signs: bigint[]): string {
-  const parsed = amounts.map((a) => decimal.exec(a))
-  const scale = Math.max(2, ...parsed.map((m) => m?.[2]?.length ?? 0))
-  const total = parsed.reduce(
-    (sum, m, i) => (m ? sum + signs[i]! * BigInt(m[1]! + (m[2] ?? '').padEnd(scale, '0')) : sum),
+  const scale = Math.max(2, ...amounts.map((a) => decimalPattern.exec(a)?.[2]?.length ?? 0))
+  const total = amounts.reduce(
+    (sum, a, i) => sum + signs[i]! * (decimalToUnits(a, scale) ?? 0n),
     0n,
   )
-  const digits = (total < 0n ? 0n : total).toString().padStart(scale + 1, '0')
-  return `${digits.slice(0, -scale)}.${digits.slice(-scale)}`
+  return unitsToDecimal(total < 0n ? 0n : total, scale, { minDecimals: 2 })
 }

@@ -1,6 +1,5 @@
 import {
   type Checkout,
-  type CheckoutPaths,
   CheckoutSession,
   type CheckoutState,
   createPaySessionConfig,
@@ -11,6 +10,7 @@ import {
   type PaySessionConfig,
   PaySessionError,
   type PollingSettings,
+  pathsFrom,
   type Registry,
   type StablecoinInfo,
 } from '@paysession/core'
@@ -26,9 +26,11 @@ import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
 import { walletConnectLoader } from '../walletconnect/loader.js'
 import type { PreviewController } from './preview.controller.js'
 
-// The checkout's rarer paths load when a customer takes one (./checkout.paths.ts).
-const rarePaths = () => import('./checkout.paths.js')
-const paths: CheckoutPaths = { recovery: rarePaths, gasless: rarePaths, calls: rarePaths }
+// The checkout's rarer paths (recovery, gasless, call bundles) load when a customer first takes
+// one, as one lazy chunk. One chunk, not one per path: lazy chunks that share code with the dialog
+// make the bundler move that code out of the dialog into common chunks, which every payment would
+// then load.
+const paths = pathsFrom(() => import('@paysession/core/paths'))
 
 const paidSteps = ['paid', 'completed']
 // Closing while the wallet prompt is open or the hash is being reported would hide what is happening.

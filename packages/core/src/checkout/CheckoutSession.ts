@@ -45,13 +45,28 @@ type CheckoutFacts = Omit<CheckoutState, 'step'>
  * The checkout's paths off the usual payment, each a module the session loads when a customer
  * takes it: `@paysession/core/recovery` (a payment left in flight, a refused token),
  * `@paysession/core/gasless` (`pay({ gasless: true })`), `@paysession/core/calls` (wallets with
- * EIP-5792 call bundles). `createCheckout` passes them all, bundled; the widget loads each lazily.
- * A path that cannot load ends the attempt with an error; `retry()` loads it again.
+ * EIP-5792 call bundles). `createCheckout` passes them all, bundled; the widget loads them lazily,
+ * together (`pathsFrom`). A path that cannot load ends the attempt with an error; `retry()` loads
+ * it again. Adding a path: a member here and in `EveryPath` and `pathsFrom`, its use in `pay`, and
+ * its export in `exports/paths.ts`.
  */
 export type CheckoutPaths = {
   recovery: () => Promise<Recovery>
   gasless?: (() => Promise<{ payWithAuthorization: typeof payWithAuthorization }>) | undefined
   calls?: (() => Promise<{ sendWithCalls: SendWithCalls }>) | undefined
+}
+
+/** What a module holding every path offers (`@paysession/core/paths`). */
+export type EveryPath = Recovery & { payWithAuthorization: typeof payWithAuthorization } & {
+  sendWithCalls: SendWithCalls
+}
+
+/**
+ * Every path from one module that holds them all, loaded once, when a customer first takes one.
+ * @example const paths = pathsFrom(() => import('@paysession/core/paths'))
+ */
+export function pathsFrom(load: () => Promise<EveryPath>): CheckoutPaths {
+  return { recovery: load, gasless: load, calls: load }
 }
 
 /** What `@paysession/core/recovery` does with a session (see ./recovery.ts). */

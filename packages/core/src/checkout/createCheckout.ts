@@ -1,12 +1,11 @@
-import { payWithAuthorization } from '../actions/payWithAuthorization.js'
-import { sendWithCalls } from '../actions/sendWithCalls.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import * as everyPath from '../exports/paths.js'
 import {
   type CheckoutPaths,
   CheckoutSession,
   type CheckoutSessionParameters,
+  pathsFrom,
 } from './CheckoutSession.js'
-import { resume, untrack, waitForPrompt } from './recovery.js'
 import type { Checkout } from './types.js'
 
 export type CreateCheckoutParameters = Omit<CheckoutSessionParameters, 'paths'> & {
@@ -15,11 +14,7 @@ export type CreateCheckoutParameters = Omit<CheckoutSessionParameters, 'paths'> 
 }
 
 /** Every path of the checkout, in this bundle (the widget passes lazy loaders instead). */
-export const bundledPaths: CheckoutPaths = {
-  recovery: async () => ({ resume, untrack, waitForPrompt }),
-  gasless: async () => ({ payWithAuthorization }),
-  calls: async () => ({ sendWithCalls }),
-}
+export const bundledPaths: CheckoutPaths = pathsFrom(async () => everyPath)
 
 /**
  * The checkout a UI renders (a `CheckoutSession`): loading → chooseWallet → connecting →

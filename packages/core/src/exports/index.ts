@@ -79,6 +79,8 @@ export {
   type CheckoutPaths,
   CheckoutSession,
   type CheckoutSessionParameters,
+  type EveryPath,
+  pathsFrom,
   type Recovery,
 } from '../checkout/CheckoutSession.js'
 export {
@@ -116,28 +118,7 @@ export {
   type PaySessionErrorParameters,
   shortMessages,
 } from '../errors/base.js'
-export { localNetwork } from '../registry/localNetwork.js'
-export { networkIcon } from '../registry/networkIcon.js'
-export { pinnedNetworks } from '../registry/pinnedNetworks.js'
-export {
-  type CreateRegistryParameters,
-  createRegistry,
-  extendRegistry,
-  getNetwork,
-  getNetworkByChainId,
-  getStablecoin,
-  resolveSessionAssets,
-  restrictRegistry,
-} from '../registry/registry.js'
-export type { NetworkInfo, Registry, StablecoinInfo, StablecoinQuirk } from '../registry/types.js'
-export {
-  type FormatDecimalOptions,
-  formatAmount,
-  formatDecimal,
-  isSameAmount,
-  parseAmount,
-  toDecimalString,
-} from '../utils/amounts.js'
+export { isSameAmount } from '../utils/amounts.js'
 export { checkApiBase } from '../utils/apiBase.js'
 export {
   checkExpectedPayment,
@@ -157,3 +138,5 @@ export {
 } from '../utils/sessionFacts.js'
 export { isPaidStatus, isSettled, isTerminalStatus } from '../utils/status.js'
 export { createMemoryStorage, getDefaultStorage, type PaySessionStorage } from '../utils/storage.js'
+// Networks, stablecoins and amounts: everything of the `/registry` entry.
+export * from './registry.js'

@@ -142,6 +142,14 @@ export const dialogStyles = css`
   .address {
     flex-wrap: wrap;
   }
+  /* A value of several lines (the address and its copy button): its label on its first line. */
+  dt.address {
+    min-height: 0;
+  }
+  dt.address,
+  dd.address {
+    align-self: baseline;
+  }
   .address [part~='address'] {
     flex: 1 1 100%;
     padding: 0;

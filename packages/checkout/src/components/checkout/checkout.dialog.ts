@@ -251,7 +251,7 @@ function review(view: View) {
       }</dd>
       <dt>${t.network}</dt>
       <dd>${networkLabel(view)}</dd>
-      <dt>${t.to}</dt>
+      <dt class="address">${t.to}</dt>
       <dd class="address"><code part="address" title=${to}>${grouped(to)}</code>${copyButton(view, to)}</dd>
       ${state.account ? html`<dt>${t.from}</dt><dd><code>${short(state.account)}</code></dd>` : nothing}
     </dl>

@@ -1,0 +1,2 @@
+/** See chromium.mjs. */
+export declare const chromiumLaunchOptions: { executablePath: string; args: string[] }
