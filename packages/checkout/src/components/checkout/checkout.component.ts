@@ -32,7 +32,8 @@ const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1
 /**
  * The stablecoin checkout: a pay button that opens a dialog walking the customer through the
  * payment (wallet, stablecoin, review, confirmation) or a manual payment with a QR code.
- * The dialog's code (core, wagmi, viem, query-core) loads on first open or when the page is idle.
+ * The dialog's code (core, wagmi, viem, query-core) downloads once the button shows and starts
+ * on first open or when the page is idle.
  *
  * @summary Stablecoin checkout for one Payment Session.
  * @tag paysession-checkout
@@ -212,6 +213,7 @@ export class PaySessionCheckout extends LitElement {
   private _returnFocus: HTMLElement | null = null
   private _focusedStep = ''
   private _enginePromise: Promise<Engine> | undefined
+  private _dialogCode: Promise<Engine> | undefined
   private _catalogLocale: string | undefined
   private _catalogPromise: Promise<unknown> | undefined
 
@@ -258,18 +260,28 @@ export class PaySessionCheckout extends LitElement {
     return this.controller?.state
   }
 
+  /** Fetches the dialog code without running the checkout: once the button shows. */
+  fetchEngine(): Promise<Engine> {
+    // Its parts by name, not the module object, so the bundle builds no namespace object for it.
+    this._dialogCode ??= import('./checkout.dialog.js').then(
+      ({ CheckoutController, dialogStyles, renderStep }) => ({
+        CheckoutController,
+        dialogStyles,
+        renderStep,
+      }),
+    )
+    return this._dialogCode
+  }
+
   /** Loads the dialog code and starts the checkout controller. Called on open or when idle. */
   loadEngine(): Promise<Engine> {
-    // Its parts by name, not the module object, so the bundle builds no namespace object for it.
-    this._enginePromise ??= import('./checkout.dialog.js').then(
-      async ({ CheckoutController, dialogStyles, renderStep }) => {
-        this.addStyles(dialogStyles)
-        await this._catalogPromise
-        this.controller = new CheckoutController(this)
-        this._engine = { CheckoutController, dialogStyles, renderStep }
-        return this._engine
-      },
-    )
+    this._enginePromise ??= this.fetchEngine().then(async (engine) => {
+      this.addStyles(engine.dialogStyles)
+      await this._catalogPromise
+      this.controller = new engine.CheckoutController(this)
+      this._engine = engine
+      return engine
+    })
     return this._enginePromise
   }
 
