@@ -15,6 +15,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createPaySessionClient, type PaySessionClient } from '../src/index.js'
+import type { TransferAuthorization } from '../src/relay/types.js'
 import {
   createMemoryRelayStoreForTestsOnly,
   createRelayHandler,
@@ -35,17 +36,7 @@ export const mintAbi = [
   },
 ] as const
 
-export type Signed = {
-  message: {
-    from: Address
-    to: Address
-    value: bigint
-    validAfter: bigint
-    validBefore: bigint
-    nonce: Hex
-  }
-  signature: Hex
-}
+export type Signed = { message: TransferAuthorization; signature: Hex }
 
 export type RelayKit = {
   publicClient: PublicClient
