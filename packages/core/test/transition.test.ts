@@ -2,12 +2,17 @@ import { sessionStatuses } from '@paysession/protocol'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import {
+  buttonStatus,
   type CheckoutEvent,
   type CheckoutMachine,
   canPay,
   inFlightSteps,
   initialMachine,
   isInFlight,
+  isStepIn,
+  lockedSteps,
+  offerSteps,
+  paidSteps,
   retryAction,
   transition,
 } from '../src/checkout/transition.js'
@@ -16,7 +21,53 @@ import type { CheckoutStep } from '../src/checkout/types.js'
 // The checkout's transition function, exhaustively: every state × every event, no chain, no
 // browser. createCheckout changes the step only through it (src/checkout/createCheckout.ts).
 
-const steps: CheckoutStep[] = [
+// Records keyed by the union: the compiler refuses one that misses a step or an event type.
+const everyStep: Record<CheckoutStep, true> = {
+  loading: true,
+  chooseWallet: true,
+  connecting: true,
+  chooseToken: true,
+  review: true,
+  confirmInWallet: true,
+  waitingForWallet: true,
+  submitted: true,
+  confirming: true,
+  waitingForService: true,
+  paid: true,
+  completed: true,
+  expired: true,
+  failed: true,
+  manual: true,
+  untracked: true,
+}
+const everyEvent: Record<CheckoutEvent['type'], true> = {
+  load: true,
+  session: true,
+  fail: true,
+  nothingPending: true,
+  previous: true,
+  walletNeeded: true,
+  walletDisconnected: true,
+  tokensLoaded: true,
+  connect: true,
+  connectFailed: true,
+  disconnect: true,
+  selectToken: true,
+  pay: true,
+  walletAccepted: true,
+  hash: true,
+  reported: true,
+  mined: true,
+  retryByLoading: true,
+  tokenRefused: true,
+  chainFunded: true,
+  windowClosed: true,
+  transferFailed: true,
+  payFailed: true,
+  manual: true,
+  retry: true,
+}
+const steps = [
   'loading',
   'chooseWallet',
   'connecting',
@@ -33,7 +84,7 @@ const steps: CheckoutStep[] = [
   'failed',
   'manual',
   'untracked',
-]
+] as const satisfies readonly CheckoutStep[]
 const payCodes = [
   'USER_REJECTED',
   'WRONG_NETWORK',
@@ -111,7 +162,11 @@ const userEvents: CheckoutEvent['type'][] = [
 
 describe('every state × every event', () => {
   test(`${machines.length} states × ${events.length} events`, () => {
-    expect(cases.length).toBe(machines.length * events.length)
+    // Every step and every kind of event the types declare (a new one fails here until listed).
+    expect(new Set(machines.map((machine) => machine.step))).toEqual(
+      new Set(Object.keys(everyStep)),
+    )
+    expect(new Set(events.map((event) => event.type))).toEqual(new Set(Object.keys(everyEvent)))
     for (const [machine, event] of cases) {
       const frozen = Object.freeze({ ...machine })
       const next = transition(frozen, event)
@@ -319,5 +374,48 @@ describe('never twice', () => {
       'review',
       'confirmInWallet',
     ])
+  })
+})
+
+describe('the step groups and what the button says', () => {
+  test('the groups: offer is where paying can start, paid ends it, locked is in flight or connecting', () => {
+    for (const machine of machines) {
+      if (canPay(machine)) expect(isStepIn(offerSteps, machine.step)).toBe(true)
+      if (isStepIn(paidSteps, machine.step)) expect(canPay(machine)).toBe(false)
+    }
+    for (const step of lockedSteps)
+      expect(step === 'connecting' || isStepIn(inFlightSteps, step)).toBe(true)
+    expect(isStepIn(offerSteps, undefined)).toBe(false)
+  })
+
+  test('the button, before and after the checkout runs', () => {
+    const open = { status: 'OPEN' as const }
+    expect(buttonStatus({ priced: false })).toBe('payLoading')
+    expect(buttonStatus({ session: open, priced: false })).toBe('payLoading')
+    expect(buttonStatus({ session: open, priced: true })).toBe('pay')
+    expect(buttonStatus({ session: open, priced: true, started: true })).toBe('inProgress')
+    expect(
+      buttonStatus({ session: { ...open, userSubmittedTransactionHash: '0x1' }, priced: true }),
+    ).toBe('inProgress')
+    expect(buttonStatus({ unavailable: true, priced: false })).toBe('unavailable')
+    expect(buttonStatus({ session: { status: 'FUNDED' }, priced: true })).toBe('paid')
+    expect(buttonStatus({ session: { status: 'CANCELED' }, priced: true })).toBe('expiredButton')
+    // The checkout's step decides once it runs: a record read before says nothing then.
+    expect(buttonStatus({ step: 'review', session: open, started: true, priced: true })).toBe('pay')
+    for (const step of inFlightSteps)
+      expect(buttonStatus({ step, session: open, priced: true })).toBe('inProgress')
+    expect(buttonStatus({ step: 'paid', session: open, priced: true })).toBe('paid')
+    expect(buttonStatus({ step: 'untracked', session: open, priced: true })).toBe('untrackedButton')
+    expect(buttonStatus({ step: 'expired', priced: false })).toBe('expiredButton')
+    expect(buttonStatus({ step: 'failed', priced: false })).toBe('unavailable')
+    // Another order's session: never "paid", never "pay".
+    expect(
+      buttonStatus({
+        step: 'paid',
+        session: { status: 'FUNDED' },
+        errorCode: 'SESSION_MISMATCH',
+        priced: true,
+      }),
+    ).toBe('unavailable')
   })
 })

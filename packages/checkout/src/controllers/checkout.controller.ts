@@ -5,11 +5,14 @@ import {
   createPaySessionConfig,
   createRegistry,
   extendRegistry,
-  isInFlight,
+  isStepIn,
+  lockedSteps,
   type NetworkInfo,
+  offerSteps,
   type PaySessionConfig,
   PaySessionError,
   type PollingSettings,
+  paidSteps,
   pathsFrom,
   type Registry,
   type StablecoinInfo,
@@ -31,12 +34,6 @@ import type { PreviewController } from './preview.controller.js'
 // make the bundler move that code out of the dialog into common chunks, which every payment would
 // then load.
 const paths = pathsFrom(() => import('@paysession/core/paths'))
-
-const paidSteps = ['paid', 'completed']
-// Closing while the wallet prompt is open or the hash is being reported would hide what is happening.
-const lockedSteps = ['connecting', 'confirmInWallet', 'submitted']
-// Steps that offer the payment (again): an error seen before is about an earlier attempt there.
-const offerSteps = ['chooseWallet', 'chooseToken', 'review']
 
 const settings = (h: CheckoutHost) =>
   [
@@ -201,7 +198,7 @@ export class CheckoutController implements ReactiveController {
    */
   get error(): PaySessionError | undefined {
     const state = this.state
-    const seen = state?.error === this.dismissed && offerSteps.includes(state?.step as string)
+    const seen = state?.error === this.dismissed && isStepIn(offerSteps, state?.step)
     return seen ? undefined : state?.error
   }
 
@@ -210,15 +207,11 @@ export class CheckoutController implements ReactiveController {
     return this.config?.registry
   }
 
-  /** Whether a payment may be on its way (the button says so, and does not offer to pay). */
-  get inFlight(): boolean {
-    return isInFlight(this.state?.step)
-  }
-
   /** Whether the dialog may close now (Escape, the close button). */
   get closable(): boolean {
-    // WalletConnect's pairing waits for a phone that may never scan it: nothing is sent yet.
-    return !lockedSteps.includes(this.state?.step as string) || !!this.pairingUri
+    // Closing while the wallet prompt is open or the hash is being reported would hide what is
+    // happening; WalletConnect's pairing waits for a phone that may never scan it: nothing is sent yet.
+    return !isStepIn(lockedSteps, this.state?.step) || !!this.pairingUri
   }
 
   /** The dialog closed: the error showing now was seen, and is not shown again on reopening. */
@@ -359,10 +352,11 @@ export class CheckoutController implements ReactiveController {
     // Events say what happened on this page: a transfer this page's wallet prompt sent, and the
     // session found paid at load (`replay`) apart from one paid while the page watched.
     if (next.step === 'confirmInWallet') this.sentHere = true
-    if (!['loading', 'failed', ...paidSteps].includes(next.step)) this.sawUnpaid = true
+    if (next.step !== 'loading' && next.step !== 'failed' && !isStepIn(paidSteps, next.step))
+      this.sawUnpaid = true
     if (this.sentHere && next.hash && next.hash !== previous?.hash)
       fire(new PaySessionFundingSentEvent({ hash: next.hash, explorerTxUrl: next.explorerTxUrl }))
-    if (paidSteps.includes(next.step) && !this.paidFired) {
+    if (isStepIn(paidSteps, next.step) && !this.paidFired) {
       this.paidFired = true
       fire(
         new PaySessionPaidEvent({

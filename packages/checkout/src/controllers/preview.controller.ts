@@ -1,6 +1,7 @@
 import {
+  type ButtonStatus,
+  buttonStatus,
   type CheckoutState,
-  isPaidStatus,
   type PaymentSession,
   type PaySessionError,
   readPaymentRecord,
@@ -23,19 +24,6 @@ export interface PreviewHost extends ReactiveControllerHost, EventTarget {
   /** Loads the dialog's code and starts it: the preview asks once the button is painted and the page idle. */
   loadEngine(): Promise<unknown>
 }
-
-/**
- * What the pay button says: its word in the catalog (`pay` takes the amount). A refused token
- * (`untrackedButton`) says nothing about the payment: the dialog tells what is known.
- */
-export type ButtonStatus =
-  | 'payLoading'
-  | 'pay'
-  | 'inProgress'
-  | 'paid'
-  | 'expiredButton'
-  | 'unavailable'
-  | 'untrackedButton'
 
 /**
  * The button's own view of the session, in the first file (no wallet code): one light read with
@@ -84,25 +72,16 @@ export class PreviewController implements ReactiveController {
       : undefined
   }
 
-  /**
-   * What the button says: from the checkout's state once the dialog's code runs (with its
-   * `inFlight`, so the step list stays with the machine in the dialog's code), else this read.
-   */
-  status(state?: CheckoutState, inFlight = false): ButtonStatus {
-    const session = state?.session ?? this.session
-    const step = state?.step
-    // Not this order's payment (checked before anything else is shown): never "paid", never "pay".
-    if ((state?.error ?? this.error)?.code === 'SESSION_MISMATCH') return 'unavailable'
-    if (step === 'untracked') return 'untrackedButton'
-    if (step === 'paid' || (session && isPaidStatus(session.status))) return 'paid'
-    if (!session) {
-      if (step === 'expired') return 'expiredButton'
-      return this.error || step === 'failed' ? 'unavailable' : 'payLoading'
-    }
-    if (session.status === 'CANCELED' || step === 'expired') return 'expiredButton'
-    const paying = step ? inFlight : this.started || Boolean(session.userSubmittedTransactionHash)
-    if (paying) return 'inProgress'
-    return this.total(state) ? 'pay' : 'payLoading'
+  /** What the button says (core's `buttonStatus`): from the checkout's state once the dialog's code runs, else this read. */
+  status(state?: CheckoutState): ButtonStatus {
+    return buttonStatus({
+      step: state?.step,
+      session: state?.session ?? this.session,
+      errorCode: (state?.error ?? this.error)?.code,
+      unavailable: !!this.error,
+      started: this.started,
+      priced: !!this.total(state),
+    })
   }
 
   private async read(

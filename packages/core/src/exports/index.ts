@@ -90,12 +90,23 @@ export {
 } from '../checkout/createCheckout.js'
 export { SessionToken, type SessionTokenProvider } from '../checkout/sessionToken.js'
 export {
+  type ButtonStatus,
+  type ButtonStatusParameters,
+  buttonStatus,
   type CheckoutEvent,
   type CheckoutMachine,
   canPay,
+  type InFlightStep,
   inFlightSteps,
   initialMachine,
   isInFlight,
+  isStepIn,
+  type LockedStep,
+  lockedSteps,
+  type OfferStep,
+  offerSteps,
+  type PaidStep,
+  paidSteps,
   transition,
 } from '../checkout/transition.js'
 export type {

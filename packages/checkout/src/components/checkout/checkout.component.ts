@@ -1,4 +1,5 @@
 import type {
+  ButtonStatus,
   CheckoutState,
   NetworkInfo,
   PollingSettings,
@@ -7,7 +8,7 @@ import type {
 } from '@paysession/core'
 import type { Config as WagmiConfig } from '@wagmi/core'
 import { type CSSResult, html, LitElement, nothing } from 'lit'
-import { type ButtonStatus, PreviewController } from '../../controllers/preview.controller.js'
+import { PreviewController } from '../../controllers/preview.controller.js'
 import { PaySessionCloseEvent } from '../../events/close.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
 import { type Catalog, languageOf, loadCatalog } from '../../i18n/catalogs.js'
@@ -372,9 +373,7 @@ export class PaySessionCheckout extends LitElement {
     const strings = this._strings
     const t = strings ?? english
     // Until this language's words are in (a few ms), the button says nothing rather than English.
-    const status = strings
-      ? this.preview.status(this.state, this.controller?.inFlight)
-      : 'payLoading'
+    const status = strings ? this.preview.status(this.state) : 'payLoading'
     const total = this.preview.total(this.state)
     const label = !strings ? '…' : status === 'pay' ? format(t.pay, { amount: total! }) : t[status]
     const busy = status === 'payLoading'
