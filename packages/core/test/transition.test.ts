@@ -54,6 +54,7 @@ const everyEvent: Record<CheckoutEvent['type'], true> = {
   disconnect: true,
   selectToken: true,
   pay: true,
+  payEnded: true,
   walletAccepted: true,
   hash: true,
   reported: true,
@@ -120,11 +121,14 @@ const events: CheckoutEvent[] = [
   { type: 'tokensLoaded', direct: false },
   { type: 'tokensLoaded', direct: true },
   { type: 'connect' },
+  { type: 'connect', walletId: 'injected' },
   { type: 'connectFailed' },
   { type: 'disconnect' },
   { type: 'selectToken', sufficient: true },
   { type: 'selectToken', sufficient: false },
-  { type: 'pay' },
+  { type: 'pay', path: 'wallet' },
+  { type: 'pay', path: 'gasless' },
+  { type: 'payEnded' },
   { type: 'walletAccepted' },
   { type: 'hash' },
   { type: 'reported' },
@@ -146,7 +150,9 @@ const events: CheckoutEvent[] = [
 const machines: CheckoutMachine[] = steps.flatMap((step) =>
   (['load', 'connect', 'pay'] as const).flatMap((lastAction) =>
     [false, true].flatMap((pending) =>
-      [false, true].map((settled) => ({ step, lastAction, pending, settled })),
+      [false, true].flatMap((busy) =>
+        [false, true].map((settled) => ({ step, lastAction, pending, busy, settled })),
+      ),
     ),
   ),
 )
@@ -176,6 +182,17 @@ describe('every state × every event', () => {
       expect(frozen).toEqual(machine)
 
       if (event.type === 'session') continue
+      // The end of a payment attempt clears `busy` and nothing else, settled or not.
+      if (event.type === 'payEnded') {
+        expect(next).toEqual({ ...machine, busy: false })
+        continue
+      }
+      // One payment attempt at a time: the customer's other actions wait for it.
+      if (
+        machine.busy &&
+        ['pay', 'disconnect', 'walletDisconnected', 'manual', 'retry'].includes(event.type)
+      )
+        expect(next).toBe(frozen)
       // Settled (paid, completed, expired, the service's ERROR): only the service moves it.
       if (machine.settled) expect(next).toBe(frozen)
       // A payment on its way: nothing the customer does changes the step.
@@ -184,7 +201,15 @@ describe('every state × every event', () => {
       // Paying starts a transfer only from review, with nothing pending.
       const started = next.step === 'confirmInWallet' && machine.step !== 'confirmInWallet'
       expect(started).toBe(event.type === 'pay' && canPay(machine))
-      if (started) expect(next).toMatchObject({ pending: true, lastAction: 'pay' })
+      if (started && event.type === 'pay')
+        expect(next).toMatchObject({
+          pending: true,
+          busy: true,
+          lastAction: 'pay',
+          lastPath: event.path,
+        })
+      if (event.type === 'connect' && next.step === 'connecting' && machine.step !== 'connecting')
+        expect(next.lastWalletId).toBe(event.walletId)
     }
   })
 
@@ -193,8 +218,12 @@ describe('every state × every event', () => {
       steps.filter((step) => {
         const settled = ['paid', 'completed', 'expired'].includes(step)
         const machine: CheckoutMachine = { ...initialMachine, step, settled }
-        const event =
-          type === 'selectToken' ? { type, sufficient: true } : ({ type } as CheckoutEvent)
+        const event: CheckoutEvent =
+          type === 'selectToken'
+            ? { type, sufficient: true }
+            : type === 'pay'
+              ? { type, path: 'wallet' }
+              : { type }
         return transition(machine, event) !== machine
       })
     expect(allowed('pay')).toEqual(['review'])
@@ -313,7 +342,15 @@ describe('never twice', () => {
   const event = fc.oneof(
     { arbitrary: ofTypes([...new Set(events.map((e) => e.type))]), weight: 1 },
     {
-      arbitrary: ofTypes(['tokensLoaded', 'selectToken', 'pay', 'payFailed', 'retry', 'connect']),
+      arbitrary: ofTypes([
+        'tokensLoaded',
+        'selectToken',
+        'pay',
+        'payFailed',
+        'payEnded',
+        'retry',
+        'connect',
+      ]),
       weight: 2,
     },
   )
@@ -321,7 +358,7 @@ describe('never twice', () => {
   test('no sequence of events starts a second transfer while one may be pending', () => {
     fc.assert(
       fc.property(fc.array(event, { maxLength: 80, size: 'max' }), (sequence) => {
-        let machine = initialMachine
+        let machine: CheckoutMachine = initialMachine
         let mayBePending = false
         let started = 0
         for (const event of sequence) {
@@ -345,18 +382,19 @@ describe('never twice', () => {
       { type: 'nothingPending' },
       { type: 'tokensLoaded', direct: false },
       { type: 'selectToken', sufficient: true },
-      { type: 'pay' },
+      { type: 'pay', path: 'wallet' },
       { type: 'hash' },
-      { type: 'pay' },
+      { type: 'pay', path: 'wallet' },
       { type: 'transferFailed' },
+      { type: 'payEnded' },
       { type: 'retry' },
       { type: 'load' },
       { type: 'nothingPending' },
       { type: 'tokensLoaded', direct: false },
       { type: 'selectToken', sufficient: true },
-      { type: 'pay' },
+      { type: 'pay', path: 'gasless' },
     ]
-    const trail = [initialMachine]
+    const trail: CheckoutMachine[] = [initialMachine]
     for (const event of path) trail.push(transition(trail[trail.length - 1]!, event))
     expect(trail.map((m) => m.step)).toEqual([
       'loading',
@@ -366,6 +404,7 @@ describe('never twice', () => {
       'confirmInWallet',
       'submitted',
       'submitted',
+      'failed',
       'failed',
       'failed',
       'loading',
@@ -389,7 +428,7 @@ describe('the step groups and what the button says', () => {
   })
 
   test('the button, before and after the checkout runs', () => {
-    const open = { status: 'OPEN' as const }
+    const open = { status: 'PENDING' as const }
     expect(buttonStatus({ priced: false })).toBe('payLoading')
     expect(buttonStatus({ session: open, priced: false })).toBe('payLoading')
     expect(buttonStatus({ session: open, priced: true })).toBe('pay')

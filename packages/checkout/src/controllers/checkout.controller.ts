@@ -9,6 +9,7 @@ import {
   lockedSteps,
   type NetworkInfo,
   offerSteps,
+  type PayOptions,
   type PaySessionConfig,
   PaySessionError,
   type PollingSettings,
@@ -160,8 +161,8 @@ export class CheckoutController implements ReactiveController {
     this.host.requestUpdate()
   }
 
-  /** Pays with the wallet, or by signing only (`gasless`, through the merchant's relay). */
-  pay(options?: { gasless?: boolean }) {
+  /** Pays by the path named (default the wallet; `gasless`: signing only, through the merchant's relay). */
+  pay(options?: PayOptions) {
     this.checkout?.pay(options)
   }
 

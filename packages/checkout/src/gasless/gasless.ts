@@ -20,7 +20,7 @@ export function gaslessButton(ctl: Readonly<CheckoutController>, t: Catalog): Te
       part="gasless"
       type="button"
       ?data-autofocus=${primary}
-      @click=${() => ctl.pay({ gasless: true })}
+      @click=${() => ctl.pay({ path: 'gasless' })}
     >
       ${t.gaslessPay}
     </button>

@@ -7,7 +7,7 @@ import { getSession } from '../actions/getSession.js'
 import { getStablecoinBalances } from '../actions/getStablecoinBalances.js'
 import { getWallets, watchWallets } from '../actions/getWallets.js'
 import type { payWithAuthorization } from '../actions/payWithAuthorization.js'
-import { payWithWallet } from '../actions/payWithWallet.js'
+import { type PayWithWalletParameters, payWithWallet } from '../actions/payWithWallet.js'
 import { reportFunding } from '../actions/reportFunding.js'
 import type { SendWithCalls } from '../actions/sendWithCalls.js'
 import { sessionQueryKey, watchSession } from '../actions/watchSession.js'
@@ -36,15 +36,93 @@ import {
   statusStep,
   transition,
 } from './transition.js'
-import type { Checkout, CheckoutListener, CheckoutState } from './types.js'
+import type { CheckoutState } from './types.js'
 
 /** Everything the state holds but the step, which is the machine's. */
-type CheckoutFacts = Omit<CheckoutState, 'step'>
+export type CheckoutFacts = Omit<CheckoutState, 'step'>
+
+export type CheckoutListener = (state: CheckoutState) => void
+
+/**
+ * The ways to pay, by name (`pay({ path })`): each one's action, loaded from its module when a
+ * customer takes it. Adding a path: its line here, its loader in `CheckoutPaths`, `EveryPath` and
+ * `pathsFrom`, and its export in `exports/paths.ts`.
+ */
+const payments = {
+  /** One ERC-20 transfer from the connected wallet (`payWithWallet`). */
+  wallet: async (_paths: CheckoutPaths) => payWithWallet,
+  /** Signing only: an EIP-3009 authorization the merchant's relay submits (`payWithAuthorization`). */
+  gasless: async (paths: CheckoutPaths) => (await paths.gasless!()).payWithAuthorization,
+} satisfies Record<
+  string,
+  (
+    paths: CheckoutPaths,
+  ) => Promise<
+    (
+      config: PaySessionConfig,
+      parameters: PayWithWalletParameters & { relayUrl: string },
+    ) => ReturnType<typeof payWithWallet>
+  >
+>
+
+/** A way to pay, by name: `wallet` (the default) or `gasless` (needs `relayUrl`). */
+export type PaymentPath = keyof typeof payments
+
+export type PayOptions = {
+  /** The way to pay; default `wallet`. `gasless` is taken only when `state.gasless` offers it. */
+  path?: PaymentPath | undefined
+}
+
+/** What a UI does with a checkout: read and subscribe to its state, act on the customer's clicks. */
+export type Checkout = {
+  getState(): CheckoutState
+  subscribe(listener: CheckoutListener): () => void
+  connect(walletId?: string): Promise<void>
+  disconnect(): Promise<void>
+  selectToken(symbol: string): void
+  /** Pays the selected token by the chosen path (`pay({ path: 'gasless' })`). */
+  pay(options?: PayOptions): Promise<void>
+  payManually(): void
+  retry(): Promise<void>
+  destroy(): void
+}
+
+/**
+ * What a path's code (`recovery.ts`) may do with the session it works on: read its state, move its
+ * machine (`dispatch`), set its facts, and run its effects. The session hands it over when it runs
+ * a path and keeps these private otherwise.
+ */
+export type CheckoutHandle = {
+  readonly config: PaySessionConfig
+  readonly sessionId: string
+  readonly staleAfter: number | undefined
+  readonly token: SessionToken
+  /** Aborted when the checkout is destroyed: stops following a hash or the chain. */
+  readonly signal: AbortSignal
+  readonly settled: boolean
+  readonly destroyed: boolean
+  /** The session's network (known once loaded). */
+  readonly network: NetworkInfo
+  getState(): CheckoutState
+  subscribe(listener: CheckoutListener): () => void
+  /** The one way the step changes: the event through `transition`. Returns whether it was taken. */
+  dispatch(event: CheckoutEvent<PaymentPath>, patch?: Partial<CheckoutFacts>): boolean
+  /** Everything but the step. */
+  set(patch: Partial<CheckoutFacts>): void
+  explorerTxUrl(hash: Hex): string | undefined
+  /** An error that ends this attempt (a refused token only ends what the service tells). */
+  fail(error: PaySessionError, canRetry: boolean): void
+  /** Nothing in flight: the wallet choice, or the token choice for a connected wallet. */
+  offerPayment(): Promise<void>
+  /** The transfer is mined: report it with `wait` (idempotent), then read the session at once. */
+  askServiceToSettle(hash: Hex): Promise<void>
+  stopWatching(): void
+}
 
 /**
  * The checkout's paths off the usual payment, each a module the session loads when a customer
  * takes it: `@paysession/core/recovery` (a payment left in flight, a refused token),
- * `@paysession/core/gasless` (`pay({ gasless: true })`), `@paysession/core/calls` (wallets with
+ * `@paysession/core/gasless` (`pay({ path: 'gasless' })`), `@paysession/core/calls` (wallets with
  * EIP-5792 call bundles). `createCheckout` passes them all, bundled; the widget loads them lazily,
  * together (`pathsFrom`). A path that cannot load ends the attempt with an error; `retry()` loads
  * it again. Adding a path: a member here and in `EveryPath` and `pathsFrom`, its use in `pay`, and
@@ -69,11 +147,11 @@ export function pathsFrom(load: () => Promise<EveryPath>): CheckoutPaths {
   return { recovery: load, gasless: load, calls: load }
 }
 
-/** What `@paysession/core/recovery` does with a session (see ./recovery.ts). */
+/** What `@paysession/core/recovery` does with a session, through its handle (see ./recovery.ts). */
 export type Recovery = {
-  resume(session: CheckoutSession, previous: PreviousPayment): Promise<void> | void
-  waitForPrompt(session: CheckoutSession, record: PaymentRecord | undefined): Promise<void>
-  untrack(session: CheckoutSession, error: PaySessionError): void
+  resume(session: CheckoutHandle, previous: PreviousPayment): Promise<void> | void
+  waitForPrompt(session: CheckoutHandle, record: PaymentRecord | undefined): Promise<void>
+  untrack(session: CheckoutHandle, error: PaySessionError): void
 }
 
 export type CheckoutSessionParameters = {
@@ -91,7 +169,7 @@ export type CheckoutSessionParameters = {
   staleAfter?: number | undefined
   /**
    * The merchant's relay for payments without network fees (EIP-3009). With it, a token that
-   * supports EIP-3009 can be paid by signing: `pay({ gasless: true })`.
+   * supports EIP-3009 can be paid by signing: `pay({ path: 'gasless' })`.
    */
   relayUrl?: string | undefined
   paths: CheckoutPaths
@@ -115,19 +193,17 @@ export class CheckoutSession implements Checkout {
   /** Aborted when the checkout is destroyed: stops following a hash or the chain. */
   readonly signal: AbortSignal
   #parameters: CheckoutSessionParameters
-  #machine: CheckoutMachine = initialMachine
+  #machine: CheckoutMachine<PaymentPath> = initialMachine
   #facts: CheckoutFacts
   #state: CheckoutState
   #listeners = new Set<CheckoutListener>()
   #notifying = false
   #pending = false
   #destroyed = false
-  /** One pay/load at a time: a double click does nothing. */
-  #busy = false
-  #lastGasless = false
-  #lastWalletId: string | undefined
+  /** What the paths' code gets to work on this session (see `CheckoutHandle`). */
+  readonly #handle: CheckoutHandle
   #assets: { network: NetworkInfo; tokens: StablecoinInfo[] } | undefined
-  #stopWatching: (() => void) | undefined
+  #unwatch: (() => void) | undefined
   #following = new AbortController()
   #stopConnection: () => void
   #stopWallets: () => void
@@ -139,6 +215,32 @@ export class CheckoutSession implements Checkout {
     this.staleAfter = parameters.staleAfter
     this.token = new SessionToken(parameters.sessionToken, parameters.getSessionToken)
     this.signal = this.#following.signal
+    const session = this
+    this.#handle = {
+      config,
+      sessionId: this.sessionId,
+      staleAfter: this.staleAfter,
+      token: this.token,
+      signal: this.signal,
+      get settled() {
+        return session.settled
+      },
+      get destroyed() {
+        return session.destroyed
+      },
+      get network() {
+        return session.network
+      },
+      getState: () => this.getState(),
+      subscribe: (listener) => this.subscribe(listener),
+      dispatch: (event, patch) => this.#dispatch(event, patch),
+      set: (patch) => this.#set(patch),
+      explorerTxUrl: (hash) => this.#explorerTxUrl(hash),
+      fail: (error, canRetry) => this.#fail(error, canRetry),
+      offerPayment: () => this.#offerPayment(),
+      askServiceToSettle: (hash) => this.#askServiceToSettle(hash),
+      stopWatching: () => this.#stopWatching(),
+    }
     this.#facts = {
       wallets: getWallets(config),
       tokens: [],
@@ -149,14 +251,14 @@ export class CheckoutSession implements Checkout {
     this.#state = { ...this.#facts, step: this.#machine.step }
     this.#stopConnection = watchConnection(config.wagmiConfig, {
       onChange: (connection, previous) => {
-        if (this.#destroyed || this.#busy || !this.#allows({ type: 'walletDisconnected' })) return
+        if (this.#destroyed || !this.#allows({ type: 'walletDisconnected' })) return
         if (connection.status === 'disconnected')
-          this.dispatch({ type: 'walletDisconnected' }, { account: undefined, tokens: [] })
+          this.#dispatch({ type: 'walletDisconnected' }, { account: undefined, tokens: [] })
         else if (connection.address !== previous.address || connection.chainId !== previous.chainId)
-          void this.#loadTokens().catch((error) => this.set({ error: asError(error) }))
+          void this.#loadTokens().catch((error) => this.#set({ error: asError(error) }))
       },
     })
-    this.#stopWallets = watchWallets(config, (wallets) => this.set({ wallets }))
+    this.#stopWallets = watchWallets(config, (wallets) => this.#set({ wallets }))
     void this.#load()
   }
 
@@ -187,8 +289,8 @@ export class CheckoutSession implements Checkout {
     return this.#assets!.network
   }
 
-  /** Everything but the step, which changes only through `dispatch`. */
-  set(patch: Partial<CheckoutFacts>): void {
+  /** Everything but the step, which changes only through `#dispatch`. */
+  #set(patch: Partial<CheckoutFacts>): void {
     this.#publish(patch)
   }
 
@@ -196,7 +298,7 @@ export class CheckoutSession implements Checkout {
    * The one way the step changes: the event through `transition`, with what else it brings.
    * An event the machine refuses changes nothing. Returns whether it was taken.
    */
-  dispatch(event: CheckoutEvent, patch: Partial<CheckoutFacts> = {}): boolean {
+  #dispatch(event: CheckoutEvent<PaymentPath>, patch: Partial<CheckoutFacts> = {}): boolean {
     const next = transition(this.#machine, event)
     if (next === this.#machine) return false
     const moved = next.step !== this.#machine.step
@@ -228,11 +330,11 @@ export class CheckoutSession implements Checkout {
   }
 
   /** Whether the machine would take the event now (checked before an effect that precedes it). */
-  #allows(event: CheckoutEvent) {
+  #allows(event: CheckoutEvent<PaymentPath>) {
     return transition(this.#machine, event) !== this.#machine
   }
 
-  explorerTxUrl(hash: Hex): string | undefined {
+  #explorerTxUrl(hash: Hex): string | undefined {
     const explorer = this.#assets?.network.explorerUrl
     return explorer ? `${explorer}/tx/${hash}` : undefined
   }
@@ -241,24 +343,24 @@ export class CheckoutSession implements Checkout {
    * An error that ends this attempt: an expired session ends the checkout for good; a refused
    * token only ends what the service tells this page (`untrack` in ./recovery.ts).
    */
-  fail(error: PaySessionError, canRetry: boolean): void {
+  #fail(error: PaySessionError, canRetry: boolean): void {
     if (isTokenRefused(error)) {
-      this.#recover((recovery) => recovery.untrack(this, error), error)
+      this.#recover((recovery) => recovery.untrack(this.#handle, error), error)
       return
     }
     const expired = error.code === 'SESSION_EXPIRED'
-    this.dispatch({ type: 'fail', expired }, { error, canRetry: !expired && canRetry })
+    this.#dispatch({ type: 'fail', expired }, { error, canRetry: !expired && canRetry })
   }
 
   /** Runs a recovery path once its module is loaded; one that cannot load ends the attempt. */
   #recover(path: (recovery: Recovery) => unknown, error: PaySessionError) {
     void this.#parameters.paths
       .recovery()
-      .then(path, () => this.dispatch({ type: 'fail', expired: false }, { error, canRetry: true }))
+      .then(path, () => this.#dispatch({ type: 'fail', expired: false }, { error, canRetry: true }))
   }
 
   async #resume(previous: PreviousPayment) {
-    return (await this.#parameters.paths.recovery()).resume(this, previous)
+    return (await this.#parameters.paths.recovery()).resume(this.#handle, previous)
   }
 
   // Polling: the session's status through query-core (watchSession), fast while a payment is on
@@ -266,7 +368,7 @@ export class CheckoutSession implements Checkout {
 
   #onSession(session: PaymentSession) {
     writeSessionFacts(this.config.storage, session)
-    this.set({ session, amount: session.amount })
+    this.#set({ session, amount: session.amount })
     const step = statusStep(session.status)
     if (!step) return
     if (isSettled(session)) clearPaymentRecord(this.config.storage, this.sessionId)
@@ -277,16 +379,16 @@ export class CheckoutSession implements Checkout {
     const funding = session.fundingTransactionHash
     const funded =
       (step === 'paid' || step === 'completed') && isTransactionHash(funding)
-        ? { hash: funding, explorerTxUrl: this.explorerTxUrl(funding) }
+        ? { hash: funding, explorerTxUrl: this.#explorerTxUrl(funding) }
         : {}
-    this.dispatch(
+    this.#dispatch(
       { type: 'session', status: session.status },
       { error: code && new PaySessionError(code), canRetry: false, ...funded },
     )
   }
 
   #watch() {
-    if (this.#stopWatching) return
+    if (this.#unwatch) return
     const { config, sessionId } = this
     const token = this.token.current
     // A query a stopped watcher left in error would stop the new watcher at its first result.
@@ -294,34 +396,34 @@ export class CheckoutSession implements Checkout {
       queryKey: sessionQueryKey(sessionId),
       predicate: (query) => query.state.status === 'error',
     })
-    this.#stopWatching = watchSession(config, {
+    this.#unwatch = watchSession(config, {
       sessionId,
       sessionToken: token,
       // Manual payment polls as fast: the customer's transfer can arrive any moment.
       isActive: () =>
-        this.#busy || isInFlight(this.#machine.step) || this.#machine.step === 'manual',
+        this.#machine.busy || isInFlight(this.#machine.step) || this.#machine.step === 'manual',
       onChange: (session) => this.#onSession(session),
       onError: (error, final) => {
         if (!final || this.settled) return
-        this.#stopWatching = undefined
-        this.dispatch({ type: 'retryByLoading' })
-        if (!isTokenRefused(error)) return this.fail(error, true)
+        this.#unwatch = undefined
+        this.#dispatch({ type: 'retryByLoading' })
+        if (!isTokenRefused(error)) return this.#fail(error, true)
         void this.token.renew(token).then((fresh) => {
           if (this.#destroyed || this.settled) return
           if (fresh) this.#watch()
-          else this.#recover((recovery) => recovery.untrack(this, error), error)
+          else this.#recover((recovery) => recovery.untrack(this.#handle, error), error)
         })
       },
     })
   }
 
-  stopWatching(): void {
-    this.#stopWatching?.()
-    this.#stopWatching = undefined
+  #stopWatching(): void {
+    this.#unwatch?.()
+    this.#unwatch = undefined
   }
 
   /** Reads the session at once rather than at the next poll. */
-  refresh(): void {
+  #refresh(): void {
     if (!this.#destroyed)
       void this.config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(this.sessionId) })
   }
@@ -332,7 +434,7 @@ export class CheckoutSession implements Checkout {
   }
 
   async #load() {
-    this.dispatch({ type: 'load' }, { error: undefined, canRetry: false })
+    this.#dispatch({ type: 'load' }, { error: undefined, canRetry: false })
     try {
       const session = await this.#readSession()
       // A session for another order is refused before anything is shown or offered: not even
@@ -341,7 +443,7 @@ export class CheckoutSession implements Checkout {
       this.#onSession(session)
       if (this.settled) return
       this.#assets = resolveSessionAssets(this.config.registry, session)
-      this.set({ network: this.#assets.network })
+      this.#set({ network: this.#assets.network })
       this.#watch()
       const previous = await checkPreviousPayment(this.config, {
         session,
@@ -349,20 +451,20 @@ export class CheckoutSession implements Checkout {
       })
       if (this.settled) return
       if (previous.kind !== 'none') return await this.#resume(previous)
-      this.dispatch({ type: 'nothingPending' })
-      await this.offerPayment()
+      this.#dispatch({ type: 'nothingPending' })
+      await this.#offerPayment()
     } catch (error) {
       if (this.settled) return
-      this.fail(asError(error), isRetryable(error))
+      this.#fail(asError(error), isRetryable(error))
     }
   }
 
   /** Nothing in flight: the wallet choice, or the token choice for a connected wallet. */
-  async offerPayment(): Promise<void> {
+  async #offerPayment(): Promise<void> {
     const wagmi = this.config.wagmiConfig
     if (getConnection(wagmi).status === 'disconnected') await reconnect(wagmi).catch(() => {})
     if (getConnection(wagmi).status === 'connected') await this.#loadTokens()
-    else this.dispatch({ type: 'walletNeeded' })
+    else this.#dispatch({ type: 'walletNeeded' })
   }
 
   /**
@@ -370,12 +472,12 @@ export class CheckoutSession implements Checkout {
    * service processes it now, then read the session at once rather than at the next poll. A
    * service that ignores `wait`, or fails, leaves it to polling.
    */
-  async askServiceToSettle(hash: Hex): Promise<void> {
+  async #askServiceToSettle(hash: Hex): Promise<void> {
     const { config, sessionId } = this
     await this.token
       .use((sessionToken) => reportFunding(config, { sessionId, sessionToken, hash, wait: true }))
       .catch(() => {})
-    this.refresh()
+    this.#refresh()
   }
 
   #gasless(symbol: string | undefined) {
@@ -389,7 +491,7 @@ export class CheckoutSession implements Checkout {
   async #loadTokens() {
     const connection = getConnection(this.config.wagmiConfig)
     if (connection.status !== 'connected' || !this.#assets)
-      return this.dispatch({ type: 'walletNeeded' })
+      return this.#dispatch({ type: 'walletNeeded' })
     const state = this.#state
     const { tokens, gasWarning } = await getStablecoinBalances(this.config, {
       network: this.#assets.network,
@@ -403,7 +505,7 @@ export class CheckoutSession implements Checkout {
       tokens.find((t) => t.symbol === state.session?.tokenSymbol && t.sufficient) ??
       tokens.find((t) => t.sufficient)
     // A session that accepts one token has nothing to choose: straight to review when it can pay.
-    this.dispatch(
+    this.#dispatch(
       { type: 'tokensLoaded', direct: tokens.length === 1 && !!preferred },
       {
         account: connection.address,
@@ -431,20 +533,20 @@ export class CheckoutSession implements Checkout {
   // The customer's actions.
 
   async connect(walletId?: string): Promise<void> {
-    if (!this.dispatch({ type: 'connect' }, { error: undefined, canRetry: false })) return
-    this.#lastWalletId = walletId
+    if (!this.#dispatch({ type: 'connect', walletId }, { error: undefined, canRetry: false }))
+      return
     try {
       await connectWallet(this.config, { walletId })
       await this.#loadTokens()
     } catch (error) {
-      this.dispatch({ type: 'connectFailed' }, { error: asError(error), canRetry: true })
+      this.#dispatch({ type: 'connectFailed' }, { error: asError(error), canRetry: true })
     }
   }
 
   async disconnect(): Promise<void> {
-    if (this.#busy || !this.#allows({ type: 'disconnect' })) return
+    if (!this.#allows({ type: 'disconnect' })) return
     await disconnectWallet(this.config).catch(() => {})
-    this.dispatch(
+    this.#dispatch(
       { type: 'disconnect' },
       {
         account: undefined,
@@ -461,11 +563,11 @@ export class CheckoutSession implements Checkout {
     if (!this.#allows({ type: 'selectToken', sufficient: true })) return
     const token = this.#state.tokens.find((t) => t.symbol === symbol.toUpperCase())
     if (!token) {
-      this.set({ error: new PaySessionError('UNSUPPORTED_TOKEN', { details: symbol }) })
+      this.#set({ error: new PaySessionError('UNSUPPORTED_TOKEN', { details: symbol }) })
       return
     }
     if (!token.sufficient) {
-      this.dispatch(
+      this.#dispatch(
         { type: 'selectToken', sufficient: false },
         {
           selectedToken: token.symbol,
@@ -475,7 +577,7 @@ export class CheckoutSession implements Checkout {
       )
       return
     }
-    this.dispatch(
+    this.#dispatch(
       { type: 'selectToken', sufficient: true },
       {
         selectedToken: token.symbol,
@@ -486,14 +588,14 @@ export class CheckoutSession implements Checkout {
     )
   }
 
-  async pay(options: { gasless?: boolean } = {}): Promise<void> {
+  async pay(options: PayOptions = {}): Promise<void> {
     const selected = this.#state.selectedToken
-    const gasless = !!options.gasless && this.#state.gasless
-    if (this.#busy || !selected) return
-    // Which steps allow paying is the transition's answer (`canPay`), nowhere else.
-    if (!this.dispatch({ type: 'pay' }, { error: undefined, canRetry: false })) return
-    this.#busy = true
-    this.#lastGasless = gasless
+    // A path the state does not offer (gasless without a relay or an EIP-3009 token) is the wallet's.
+    const path =
+      options.path === 'gasless' && !this.#state.gasless ? 'wallet' : (options.path ?? 'wallet')
+    if (!selected) return
+    // Which steps allow paying (one attempt at a time) is the transition's answer (`canPay`).
+    if (!this.#dispatch({ type: 'pay', path }, { error: undefined, canRetry: false })) return
     const { config } = this
     const { paths, relayUrl, expectedAmount, expectedCurrency } = this.#parameters
     try {
@@ -507,7 +609,7 @@ export class CheckoutSession implements Checkout {
       })
       if (previous.kind !== 'none') return await this.#resume(previous)
       // A rarer path's code loads when a customer takes it.
-      const action = gasless ? (await paths.gasless!()).payWithAuthorization : payWithWallet
+      const action = await payments[path](paths)
       const calls = paths.calls
       const paid = await action(config, {
         session,
@@ -521,70 +623,70 @@ export class CheckoutSession implements Checkout {
           sendCalls: async (...args) => (await calls()).sendWithCalls(...args),
         }),
         onAwaitingWallet: () => {
-          this.dispatch({ type: 'walletAccepted' })
+          this.#dispatch({ type: 'walletAccepted' })
         },
         onHash: (hash) => {
-          this.dispatch({ type: 'hash' }, { hash, explorerTxUrl: this.explorerTxUrl(hash) })
+          this.#dispatch({ type: 'hash' }, { hash, explorerTxUrl: this.#explorerTxUrl(hash) })
         },
         onReported: () => {
-          this.dispatch({ type: 'reported' })
-          this.refresh()
+          this.#dispatch({ type: 'reported' })
+          this.#refresh()
         },
       })
-      this.dispatch({ type: 'mined' })
-      void this.askServiceToSettle(paid.hash)
+      this.#dispatch({ type: 'mined' })
+      void this.#askServiceToSettle(paid.hash)
     } catch (error) {
       if (!this.settled) this.#onPayError(asError(error))
     } finally {
-      this.#busy = false
+      this.#dispatch({ type: 'payEnded' })
     }
   }
 
   #onPayError(error: PaySessionError) {
-    if (error.code === 'SESSION_EXPIRED' || isTokenRefused(error)) return this.fail(error, false)
+    if (error.code === 'SESSION_EXPIRED' || isTokenRefused(error)) return this.#fail(error, false)
     const { storage } = this.config
     if (error.code === 'PAYMENT_IN_PROGRESS')
       // Another tab recorded its prompt between our check and our record.
       return this.#recover(
-        (recovery) => recovery.waitForPrompt(this, readPaymentRecord(storage, this.sessionId)),
+        (recovery) =>
+          recovery.waitForPrompt(this.#handle, readPaymentRecord(storage, this.sessionId)),
         error,
       )
     // The record written before the prompt says whether anything may have left.
     const recorded = !!readPaymentRecord(storage, this.sessionId)
     const canRetry = error.code !== 'INSUFFICIENT_BALANCE' && error.code !== 'WALLET_NOT_CONNECTED'
-    this.dispatch(
+    this.#dispatch(
       { type: 'payFailed', code: error.code, recorded, hash: !!this.#state.hash },
       { error, canRetry },
     )
     if (error.code === 'INSUFFICIENT_BALANCE')
       void this.#loadTokens().then(
-        () => this.set({ error }),
+        () => this.#set({ error }),
         () => {},
       )
   }
 
   payManually(): void {
-    if (this.#busy || !this.dispatch({ type: 'manual' }, { error: undefined, canRetry: false }))
-      return
-    this.refresh()
+    if (!this.#dispatch({ type: 'manual' }, { error: undefined, canRetry: false })) return
+    this.#refresh()
   }
 
   async retry(): Promise<void> {
-    if (!this.#state.canRetry || this.#busy) return
+    if (!this.#state.canRetry || this.#machine.busy) return
     const action = retryAction(this.#machine)
-    if (action === 'connect') return this.connect(this.#lastWalletId)
+    if (action === 'connect') return this.connect(this.#machine.lastWalletId)
     if (action === 'pay') {
-      this.dispatch({ type: 'retry' }, { error: undefined, canRetry: false })
-      return this.pay({ gasless: this.#lastGasless })
+      this.#dispatch({ type: 'retry' }, { error: undefined, canRetry: false })
+      return this.pay({ path: this.#machine.lastPath })
     }
-    this.stopWatching()
+    this.#stopWatching()
     return this.#load()
   }
 
   destroy(): void {
     this.#destroyed = true
     this.#following.abort()
-    this.stopWatching()
+    this.#stopWatching()
     this.#stopConnection()
     this.#stopWallets()
     this.#listeners.clear()

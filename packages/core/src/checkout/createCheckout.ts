@@ -1,12 +1,12 @@
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import * as everyPath from '../exports/paths.js'
 import {
+  type Checkout,
   type CheckoutPaths,
   CheckoutSession,
   type CheckoutSessionParameters,
   pathsFrom,
 } from './CheckoutSession.js'
-import type { Checkout } from './types.js'
 
 export type CreateCheckoutParameters = Omit<CheckoutSessionParameters, 'paths'> & {
   /** The rarer paths' code; default: all of it, bundled with this call. */

@@ -16,17 +16,17 @@ import {
 } from '../utils/paymentRecord.js'
 import { poll } from '../utils/poll.js'
 import { readSessionFacts, type SessionFacts } from '../utils/sessionFacts.js'
-import { asError, type CheckoutSession } from './CheckoutSession.js'
+import { asError, type CheckoutHandle } from './CheckoutSession.js'
 
 // The checkout session's paths off the usual payment (`@paysession/core/recovery`), which the
 // session loads only when one is taken: a payment left in flight (a reload, another tab, a wallet
 // that sends later) and a session token the service refuses. Each works on the session itself
-// (its state, its token, its polling). Every new payment still passes checkPreviousPayment, the
+// (its state, its token, its polling) through the handle the session hands it. Every new payment still passes checkPreviousPayment, the
 // session's lock and its record (actions/payWithWallet.ts) whatever loads when: loading this
 // module late never lets a second payment start.
 
 /** A payment found in flight: follow it to its end instead of offering another one. */
-export function resume(checkout: CheckoutSession, previous: PreviousPayment): Promise<void> | void {
+export function resume(checkout: CheckoutHandle, previous: PreviousPayment): Promise<void> | void {
   if (previous.kind !== 'inFlight') return
   if (previous.reason === 'walletPending') return awaitWallet(checkout, previous.record!)
   const hash = previous.hash
@@ -47,7 +47,7 @@ export function resume(checkout: CheckoutSession, previous: PreviousPayment): Pr
 }
 
 /** The wallet accepted the payment and will send it (a multisig, a bundler): follow the chain. */
-function awaitWallet(checkout: CheckoutSession, record: PaymentRecord) {
+function awaitWallet(checkout: CheckoutHandle, record: PaymentRecord) {
   checkout.dispatch(
     { type: 'previous', reason: 'walletPending' },
     { error: undefined, canRetry: false },
@@ -80,7 +80,7 @@ function awaitWallet(checkout: CheckoutSession, record: PaymentRecord) {
  * transfer), and offers the payment again by itself when the time comes.
  */
 export async function waitForPrompt(
-  checkout: CheckoutSession,
+  checkout: CheckoutHandle,
   record: PaymentRecord | undefined,
 ): Promise<void> {
   const { config, staleAfter } = checkout
@@ -117,7 +117,7 @@ export async function waitForPrompt(
   return checkout.offerPayment().catch((error) => checkout.fail(asError(error), true))
 }
 
-async function followHash(checkout: CheckoutSession, hash: Hex, record: PaymentRecord | undefined) {
+async function followHash(checkout: CheckoutHandle, hash: Hex, record: PaymentRecord | undefined) {
   const { config, sessionId } = checkout
   try {
     const client = getClient(config.wagmiConfig, { chainId: checkout.network.chainId })!
@@ -182,7 +182,7 @@ async function followHash(checkout: CheckoutSession, hash: Hex, record: PaymentR
  * and reads the one-time wallet on chain until it holds the amount or the funding window ends.
  * A token refused before anything was known is a link that is not valid.
  */
-export function untrack(checkout: CheckoutSession, error: PaySessionError) {
+export function untrack(checkout: CheckoutHandle, error: PaySessionError) {
   checkout.stopWatching()
   const state = checkout.getState()
   const facts = state.session ?? readSessionFacts(checkout.config.storage, checkout.sessionId)
@@ -199,9 +199,9 @@ export function untrack(checkout: CheckoutSession, error: PaySessionError) {
 }
 
 /** Checkouts following their one-time wallet on chain: one follower each. */
-const followingChain = new WeakSet<CheckoutSession>()
+const followingChain = new WeakSet<CheckoutHandle>()
 
-async function followOnChain(checkout: CheckoutSession, facts: SessionFacts) {
+async function followOnChain(checkout: CheckoutHandle, facts: SessionFacts) {
   if (followingChain.has(checkout)) return
   followingChain.add(checkout)
   const follower = new AbortController()

@@ -98,20 +98,30 @@ export function buttonStatus(p: ButtonStatusParameters): ButtonStatus {
   return p.priced ? 'pay' : 'payLoading'
 }
 
-export type CheckoutMachine = {
+/**
+ * The machine's state. `Path` names the ways to pay (`PaymentPath` of the checkout session): the
+ * machine only remembers which one was last taken, so a new path changes nothing here.
+ */
+export type CheckoutMachine<Path extends string = string> = {
   step: CheckoutStep
   /** What `retry()` repeats. */
   lastAction: 'load' | 'connect' | 'pay'
+  /** The path the last payment took (`retry()` takes it again). */
+  lastPath?: Path | undefined
+  /** The wallet the last connection asked for (`retry()` asks it again). */
+  lastWalletId?: string | undefined
   /**
    * A transfer may be on its way: set when a payment starts, cleared only by proof that nothing
    * moved (refused before anything was sent, reverted, or storage and chain show none).
    */
   pending: boolean
+  /** A payment attempt runs (from the click until its action returns): one at a time. */
+  busy: boolean
   /** Paid, completed, expired, or the service's ERROR: only the service's news changes the step. */
   settled: boolean
 }
 
-export type CheckoutEvent =
+export type CheckoutEvent<Path extends string = string> =
   /** (Re)loading the session. */
   | { type: 'load' }
   /** The service's status of the session. */
@@ -137,11 +147,13 @@ export type CheckoutEvent =
   | { type: 'walletDisconnected' }
   /** Balances of the connected account are known; `direct`: one token, enough of it (to review). */
   | { type: 'tokensLoaded'; direct: boolean }
-  | { type: 'connect' }
+  | { type: 'connect'; walletId?: string | undefined }
   | { type: 'connectFailed' }
   | { type: 'disconnect' }
   | { type: 'selectToken'; sufficient: boolean }
-  | { type: 'pay' }
+  | { type: 'pay'; path: Path }
+  /** The payment attempt's action returned (paid, failed, or handed to recovery). */
+  | { type: 'payEnded' }
   /** The wallet accepted the payment and will send it later (a multisig, a bundler). */
   | { type: 'walletAccepted' }
   | { type: 'hash' }
@@ -166,10 +178,11 @@ export type CheckoutEvent =
   | { type: 'manual' }
   | { type: 'retry' }
 
-export const initialMachine: CheckoutMachine = {
+export const initialMachine: CheckoutMachine<never> = {
   step: 'loading',
   lastAction: 'load',
   pending: false,
+  busy: false,
   settled: false,
 }
 
@@ -189,7 +202,7 @@ const expiryCodes = ['SESSION_EXPIRED']
 
 /** The one answer to "may the customer pay now?". */
 export const canPay = (machine: CheckoutMachine): boolean =>
-  machine.step === 'review' && !machine.pending && !machine.settled
+  machine.step === 'review' && !machine.pending && !machine.busy && !machine.settled
 
 export const canConnect = (machine: CheckoutMachine): boolean =>
   !machine.settled &&
@@ -205,18 +218,35 @@ export const retryAction = (machine: CheckoutMachine): CheckoutMachine['lastActi
     ? 'load'
     : machine.lastAction
 
-export function transition(machine: CheckoutMachine, event: CheckoutEvent): CheckoutMachine {
-  const to = (step: CheckoutStep, patch: Partial<CheckoutMachine> = {}): CheckoutMachine => ({
+const busyRefuses: readonly CheckoutEvent['type'][] = [
+  'disconnect',
+  'walletDisconnected',
+  'manual',
+  'retry',
+]
+
+export function transition<Path extends string>(
+  machine: CheckoutMachine<Path>,
+  event: CheckoutEvent<Path>,
+): CheckoutMachine<Path> {
+  const to = (
+    step: CheckoutStep,
+    patch: Partial<CheckoutMachine<Path>> = {},
+  ): CheckoutMachine<Path> => ({
     ...machine,
     step,
     ...patch,
   })
+  // The attempt ends whatever the service said meanwhile (settled included).
+  if (event.type === 'payEnded') return machine.busy ? { ...machine, busy: false } : machine
   if (event.type === 'session') {
     const step = statusSteps[event.status]
     if (!step) return machine
     return to(step, { settled: true })
   }
   if (machine.settled) return machine
+  // While a payment attempt runs, the customer's other actions wait for it to end.
+  if (machine.busy && busyRefuses.includes(event.type)) return machine
   switch (event.type) {
     case 'load':
       return to('loading', { lastAction: 'load' })
@@ -241,7 +271,9 @@ export function transition(machine: CheckoutMachine, event: CheckoutEvent): Chec
       if (isInFlight(machine.step) || machine.step === 'manual') return machine
       return to(event.direct ? 'review' : 'chooseToken')
     case 'connect':
-      return canConnect(machine) ? to('connecting', { lastAction: 'connect' }) : machine
+      return canConnect(machine)
+        ? to('connecting', { lastAction: 'connect', lastWalletId: event.walletId })
+        : machine
     case 'connectFailed':
       return to('chooseWallet')
     case 'disconnect':
@@ -250,7 +282,14 @@ export function transition(machine: CheckoutMachine, event: CheckoutEvent): Chec
       if (machine.step !== 'chooseToken' && machine.step !== 'review') return machine
       return to(event.sufficient ? 'review' : 'chooseToken')
     case 'pay':
-      return canPay(machine) ? to('confirmInWallet', { lastAction: 'pay', pending: true }) : machine
+      return canPay(machine)
+        ? to('confirmInWallet', {
+            lastAction: 'pay',
+            lastPath: event.path,
+            pending: true,
+            busy: true,
+          })
+        : machine
     case 'walletAccepted':
       return to('waitingForWallet')
     case 'hash':
@@ -282,11 +321,14 @@ export function transition(machine: CheckoutMachine, event: CheckoutEvent): Chec
   }
 }
 
-function payFailed(
-  machine: CheckoutMachine,
+function payFailed<Path extends string>(
+  machine: CheckoutMachine<Path>,
   event: Extract<CheckoutEvent, { type: 'payFailed' }>,
-): CheckoutMachine {
-  const to = (step: CheckoutStep, patch: Partial<CheckoutMachine> = {}): CheckoutMachine => ({
+): CheckoutMachine<Path> {
+  const to = (
+    step: CheckoutStep,
+    patch: Partial<CheckoutMachine<Path>> = {},
+  ): CheckoutMachine<Path> => ({
     ...machine,
     step,
     pending: event.recorded,

@@ -66,18 +66,3 @@ export type CheckoutState = {
   /** `retry()` is safe and does something now. */
   canRetry: boolean
 }
-
-export type CheckoutListener = (state: CheckoutState) => void
-
-export type Checkout = {
-  getState(): CheckoutState
-  subscribe(listener: CheckoutListener): () => void
-  connect(walletId?: string): Promise<void>
-  disconnect(): Promise<void>
-  selectToken(symbol: string): void
-  /** `gasless`: sign an EIP-3009 authorization the merchant's relay submits (see `gasless`). */
-  pay(options?: { gasless?: boolean }): Promise<void>
-  payManually(): void
-  retry(): Promise<void>
-  destroy(): void
-}

@@ -76,10 +76,16 @@ export {
   sessionStatuses,
 } from '../api/session.js'
 export {
+  type Checkout,
+  type CheckoutFacts,
+  type CheckoutHandle,
+  type CheckoutListener,
   type CheckoutPaths,
   CheckoutSession,
   type CheckoutSessionParameters,
   type EveryPath,
+  type PaymentPath,
+  type PayOptions,
   pathsFrom,
   type Recovery,
 } from '../checkout/CheckoutSession.js'
@@ -110,8 +116,6 @@ export {
   transition,
 } from '../checkout/transition.js'
 export type {
-  Checkout,
-  CheckoutListener,
   CheckoutState,
   CheckoutStep,
   CheckoutToken,
