@@ -1,11 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { findCycle, importGraph } from './importGraph.js'
 
 // No import cycle in any package's src/ (type-only and dynamic imports count): each module can be
 // read after the ones it needs, and a folder's concept does not lean on the module that uses it.
+// Core's folders also stack in layers that only import downwards.
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const sources = ['packages', 'apps'].flatMap((group) =>
@@ -45,6 +46,60 @@ test('every package is checked', () => {
     expect(sources).toContain(join('packages', name, 'src'))
   expect(sources).toContain(join('apps', 'demo', 'src'))
   expect(sources).toContain(join('apps', 'demo', 'wallet'))
+})
+
+// Core's folders in one-way layers: each imports only its own layer and those below it, never up.
+// Within a layer, folders may import each other (the cycle check above keeps that acyclic).
+const coreLayers: Record<string, number> = {
+  exports: 0,
+  checkout: 1,
+  actions: 2,
+  api: 3,
+  chain: 3,
+  'createPaySessionConfig.ts': 3,
+  registry: 4,
+  utils: 4,
+  errors: 4,
+}
+
+/** The imports of core's sources (paths under src/) that go up a layer, or into an unknown folder. */
+export function layerViolations(graph: Map<string, string[]>, src: string): string[] {
+  const folder = (file: string) => relative(src, file).split(sep)[0]!
+  const found: string[] = []
+  for (const [file, targets] of graph)
+    for (const target of targets) {
+      const from = coreLayers[folder(file)]
+      const to = coreLayers[folder(target)]
+      if (from === undefined || to === undefined || to < from)
+        found.push(`${relative(src, file)} imports ${relative(src, target)}`)
+    }
+  return found
+}
+
+test('the layer check finds an import up a layer, and a folder with no layer', () => {
+  const src = join(root, 'packages/core/src')
+  const at = (path: string) => join(src, path)
+  expect(
+    layerViolations(
+      new Map([
+        [at('actions/a.ts'), [at('api/b.ts'), at('utils/c.ts')]],
+        [at('utils/c.ts'), [at('checkout/d.ts')]],
+        [at('api/b.ts'), [at('chain/e.ts')]],
+        [at('newFolder/f.ts'), []],
+        [at('exports/g.ts'), [at('newFolder/f.ts')]],
+      ]),
+      src,
+    ),
+  ).toEqual(['utils/c.ts imports checkout/d.ts', 'exports/g.ts imports newFolder/f.ts'])
+})
+
+test("core's folders import only their own layer and those below (exports → checkout → actions → api/chain → registry/utils)", () => {
+  const src = join(root, 'packages/core/src')
+  const graph = importGraph(src)
+  expect(graph.size).toBeGreaterThan(0)
+  for (const file of graph.keys())
+    expect(coreLayers[relative(src, file).split(sep)[0]!], relative(src, file)).toBeDefined()
+  expect(layerViolations(graph, src)).toEqual([])
 })
 
 describe.each(sources)('%s', (dir) => {

@@ -54,4 +54,11 @@ export {
   sameName,
   sessionStatuses,
 } from './status.js'
+export {
+  type Clock,
+  type PollParameters,
+  poll,
+  sleep,
+  systemClock,
+} from './timing.js'
 export type { Capture, CreatedPaymentSession, FundingResponse, PaymentSession } from './types.js'

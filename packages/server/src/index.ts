@@ -1,3 +1,4 @@
+export { type Clock, systemClock } from '@paysession/protocol'
 export { assertAmount, isValidAmount } from './amounts.js'
 export {
   type CreateCaptureParameters,

@@ -1,5 +1,4 @@
 import {
-  type PaymentSession as ProtocolSession,
   parseSession as parseProtocolSession,
   type SessionStatus,
   sameName,
@@ -8,16 +7,12 @@ import {
 } from '@paysession/protocol'
 import { PaySessionError } from '../errors/base.js'
 import type { Registry } from '../registry/types.js'
+import type { PaymentSession } from '../utils/paymentSession.js'
 import type { ApiConfig } from './config.js'
 import { apiRequest } from './request.js'
 
+export type { PaymentSession }
 export { type SessionStatus, sessionStatuses }
-
-/** The session as the client sees it: `amount` is required here, the rest as the protocol parses it. */
-export type PaymentSession = ProtocolSession & {
-  amount: string
-  [extra: string]: unknown
-}
 
 export async function fetchSession(
   config: ApiConfig,

@@ -46,7 +46,7 @@ export type CheckoutListener = (state: CheckoutState) => void
 /**
  * The ways to pay, by name (`pay({ path })`): each one's action, loaded from its module when a
  * customer takes it. Adding a path: its line here, its loader in `CheckoutPaths`, `EveryPath` and
- * `pathsFrom`, and its export in `exports/paths.ts`.
+ * `pathsFrom`, and its export in `checkout/everyPath.ts`.
  */
 const payments = {
   /** One ERC-20 transfer from the connected wallet (`payWithWallet`). */
@@ -126,7 +126,7 @@ export type CheckoutHandle = {
  * EIP-5792 call bundles). `createCheckout` passes them all, bundled; the widget loads them lazily,
  * together (`pathsFrom`). A path that cannot load ends the attempt with an error; `retry()` loads
  * it again. Adding a path: a member here and in `EveryPath` and `pathsFrom`, its use in `pay`, and
- * its export in `exports/paths.ts`.
+ * its export in `checkout/everyPath.ts`.
  */
 export type CheckoutPaths = {
   recovery: () => Promise<Recovery>

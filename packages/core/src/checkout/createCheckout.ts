@@ -1,5 +1,4 @@
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
-import * as everyPath from '../exports/paths.js'
 import {
   type Checkout,
   type CheckoutPaths,
@@ -7,6 +6,7 @@ import {
   type CheckoutSessionParameters,
   pathsFrom,
 } from './CheckoutSession.js'
+import * as everyPath from './everyPath.js'
 
 export type CreateCheckoutParameters = Omit<CheckoutSessionParameters, 'paths'> & {
   /** The rarer paths' code; default: all of it, bundled with this call. */

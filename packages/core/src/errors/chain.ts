@@ -1,5 +1,4 @@
-import { getClient } from '@wagmi/core'
-import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import { type Config, getClient } from '@wagmi/core'
 import type { NetworkInfo } from '../registry/types.js'
 import { PaySessionError } from './base.js'
 
@@ -8,7 +7,7 @@ import { PaySessionError } from './base.js'
  * developer (`message`, `details`) reads the URL tried and how to give the SDK a working one.
  */
 export function chainUnavailable(
-  config: PaySessionConfig,
+  config: { wagmiConfig: Config },
   network: Pick<NetworkInfo, 'chainId' | 'name' | 'displayName'>,
   cause?: unknown,
 ): PaySessionError {
@@ -22,7 +21,7 @@ export function chainUnavailable(
   })
 }
 
-function rpcUrl(config: PaySessionConfig, chainId: number): string | undefined {
+function rpcUrl(config: { wagmiConfig: Config }, chainId: number): string | undefined {
   const client = getClient(config.wagmiConfig, { chainId })
   const transportUrl = (client?.transport as { url?: string } | undefined)?.url
   return transportUrl ?? client?.chain.rpcUrls.default.http[0]

@@ -1,4 +1,4 @@
-export { normalizeApiBase, stablecoinAbi } from '@paysession/protocol'
+export { type Clock, normalizeApiBase, stablecoinAbi, systemClock } from '@paysession/protocol'
 export {
   type CheckPreviousPaymentParameters,
   type CheckPreviousPaymentReturnType,

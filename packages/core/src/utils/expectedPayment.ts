@@ -1,6 +1,6 @@
-import type { PaymentSession } from '../api/session.js'
 import { PaySessionError } from '../errors/base.js'
 import { isSameAmount } from './amounts.js'
+import type { PaymentSession } from './paymentSession.js'
 
 /**
  * What the merchant page expects the session to ask for. The session id and token come from the

@@ -1,4 +1,11 @@
-import { type Backoff, backoffDelay } from '@paysession/protocol'
+import {
+  type Backoff,
+  backoffDelay,
+  type Clock,
+  poll as pollOn,
+  sleep as sleepOn,
+  systemClock,
+} from '@paysession/protocol'
 
 // Every wait of the SDK's polling comes from one place, the config's `polling`: the session
 // query (actions/watchSession.ts, a query-core observer) takes its intervals and retry delays from
@@ -15,6 +22,8 @@ export type PollingSettings = Backoff & {
   idleInterval: number
   /** How long a wallet's call bundle (EIP-5792) is followed before the chain is watched instead (ms). */
   callsTimeout: number
+  /** Where every wait gets its time (protocol's timing toolkit); tests pass a fake one. */
+  clock: Clock
 }
 
 export const defaultPolling: PollingSettings = {
@@ -24,6 +33,7 @@ export const defaultPolling: PollingSettings = {
   maxRetryDelay: 30_000,
   jitter: 1,
   callsTimeout: 30_000,
+  clock: systemClock,
 }
 
 /**
@@ -38,17 +48,11 @@ export const pollInterval = (polling: PollingSettings, interval: number): number
   Math.round(interval * (1 + polling.jitter * (Math.random() - 0.5)))
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal?.addEventListener('abort', done)
-  })
-}
+export const sleep = (
+  ms: number,
+  signal?: AbortSignal | undefined,
+  clock: Clock = systemClock,
+): Promise<void> => sleepOn(clock, ms, signal)
 
 export type PollParameters<T> = {
   /** One read. A failure is tried again after the backoff (`retryDelay`). */
@@ -67,26 +71,13 @@ export type PollParameters<T> = {
  * (resolves `undefined`). Waits between reads and after failures come from `polling`.
  * @example const funding = await poll(config.polling, { read, until: (f) => f.received, signal })
  */
-export async function poll<T>(
+export const poll = <T>(
   polling: PollingSettings,
   parameters: PollParameters<T>,
-): Promise<T | undefined> {
-  const { read, until, signal, deadline = Number.POSITIVE_INFINITY } = parameters
-  let failures = 0
-  for (;;) {
-    if (signal?.aborted) return undefined
-    const last = Date.now() >= deadline
-    let wait: number
-    try {
-      const value = await read()
-      if (signal?.aborted) return undefined
-      if (until(value)) return value
-      failures = 0
-      wait = pollInterval(polling, parameters.interval ?? polling.interval)
-    } catch {
-      wait = retryDelay(polling, failures++)
-    }
-    if (last) return undefined
-    await sleep(Math.max(0, Math.min(wait, deadline - Date.now())), signal)
-  }
-}
+): Promise<T | undefined> =>
+  pollOn({
+    ...parameters,
+    interval: () => pollInterval(polling, parameters.interval ?? polling.interval),
+    backoff: polling,
+    clock: polling.clock,
+  })

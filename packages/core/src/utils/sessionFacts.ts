@@ -1,4 +1,4 @@
-import type { PaymentSession } from '../api/session.js'
+import type { PaymentSession } from './paymentSession.js'
 import type { PaySessionStorage } from './storage.js'
 
 /**

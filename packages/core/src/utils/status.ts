@@ -1,5 +1,5 @@
 import { isPaidStatus, isTerminalStatus } from '@paysession/protocol'
-import type { PaymentSession } from '../api/session.js'
+import type { PaymentSession } from './paymentSession.js'
 
 export { isPaidStatus, isTerminalStatus }
 

@@ -1,4 +1,4 @@
-import { absoluteApiBase, servicePaths } from '@paysession/protocol'
+import { absoluteApiBase, type Clock, servicePaths, systemClock } from '@paysession/protocol'
 import { assertAmount } from '../amounts.js'
 import { merchantError } from '../errors/index.js'
 import { browserMessage, isBrowser } from '../guard.js'
@@ -21,6 +21,8 @@ export type PaySessionClientOptions = {
   retry?: RetryOptions | false
   /** Time limit of one attempt in ms. Default 30 000. The same name as in `@paysession/core`. */
   requestTimeout?: number
+  /** Where the retries' waits get their time. Default the system's; tests pass a fake one. */
+  clock?: Clock
   /**
    * Allow the client in a browser page. Off by default: a page's code reaches every visitor,
    * and the API key with it. Only for a page that is itself a simulation with a key that
@@ -120,6 +122,7 @@ export function createPaySessionClient(options: PaySessionClientOptions): PaySes
         ? { ...defaultRetry, retries: 0 }
         : { ...defaultRetry, ...options.retry },
     requestTimeout: options.requestTimeout ?? 30_000,
+    clock: options.clock ?? systemClock,
   }
 
   return {

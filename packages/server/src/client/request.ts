@@ -1,10 +1,12 @@
 import {
   type Backoff,
   backoffDelay,
+  type Clock,
   isUnknownRoute,
   type ServiceResource,
   serviceErrorBody,
   serviceErrorCode,
+  sleep,
 } from '@paysession/protocol'
 import { merchantError, type PaySessionError } from '../errors/index.js'
 
@@ -21,6 +23,8 @@ export type Transport = {
   fetch: typeof globalThis.fetch
   retry: Required<RetryOptions>
   requestTimeout: number
+  /** Where the retries' waits get their time (protocol's timing toolkit). */
+  clock: Clock
 }
 
 export type ApiRequest = {
@@ -49,8 +53,6 @@ export const defaultRetry: Required<RetryOptions> = {
 export function isRetryable(request: Pick<ApiRequest, 'method' | 'body'>): boolean {
   return request.method === 'GET' || typeof request.body?.['requestId'] === 'string'
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 type Answer = { status: number; text: string; json: unknown; isJson: boolean; type: string | null }
 
@@ -118,7 +120,7 @@ export async function request(transport: Transport, request: ApiRequest): Promis
       answer = await send(transport, request, path)
     } catch (cause) {
       if (attempt < retries) {
-        await sleep(backoffDelay(transport.retry, attempt++))
+        await sleep(transport.clock, backoffDelay(transport.retry, attempt++))
         continue
       }
       throw merchantError('API_UNAVAILABLE', {
@@ -127,7 +129,7 @@ export async function request(transport: Transport, request: ApiRequest): Promis
       })
     }
     if (answer.status >= 500 && attempt < retries) {
-      await sleep(backoffDelay(transport.retry, attempt++))
+      await sleep(transport.clock, backoffDelay(transport.retry, attempt++))
       continue
     }
     if (isUnknownRoute(answer.status, answer.type) && !triedAlternate) {

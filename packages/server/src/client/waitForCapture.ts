@@ -1,3 +1,4 @@
+import { type Clock, poll, systemClock } from '@paysession/protocol'
 import { merchantError } from '../errors/index.js'
 import type { PaySessionClient } from './createPaySessionClient.js'
 import type { Capture } from './types.js'
@@ -8,6 +9,8 @@ export type WaitForCaptureOptions = {
   /** Between two reads, in ms. Default 1000. The same name as core's `polling.interval`. */
   interval?: number
   signal?: AbortSignal
+  /** Where the waits get their time. Default the system's; tests pass a fake one. */
+  clock?: Clock
 }
 
 /**
@@ -23,27 +26,19 @@ export async function waitForCapture(
   captureId: string,
   options: WaitForCaptureOptions = {},
 ): Promise<Capture> {
-  const { interval = 1000, timeout = 60_000, signal } = options
-  const deadline = Date.now() + timeout
-  for (;;) {
-    signal?.throwIfAborted()
-    const capture = await client.getCapture(sessionId, captureId)
-    if (capture.status !== 'CAPTURING') return capture
-    if (Date.now() + interval > deadline) {
-      throw merchantError('TIMEOUT', {
-        details: `capture ${captureId} still CAPTURING after ${timeout} ms.`,
-      })
-    }
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, interval)
-      signal?.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer)
-          reject(signal.reason)
-        },
-        { once: true },
-      )
-    })
-  }
+  const { interval = 1000, timeout = 60_000, signal, clock = systemClock } = options
+  signal?.throwIfAborted()
+  const capture = await poll({
+    read: () => client.getCapture(sessionId, captureId),
+    until: (read) => read.status !== 'CAPTURING',
+    interval,
+    deadline: clock.now() + timeout,
+    signal,
+    clock,
+  })
+  signal?.throwIfAborted()
+  if (capture) return capture
+  throw merchantError('TIMEOUT', {
+    details: `capture ${captureId} still CAPTURING after ${timeout} ms.`,
+  })
 }
