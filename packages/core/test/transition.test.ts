@@ -1,4 +1,4 @@
-import { sessionStatuses } from '@paysession/protocol'
+import { type PaySessionErrorCode, sessionStatuses } from '@paysession/protocol'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import {
@@ -99,7 +99,7 @@ const payCodes = [
   'SESSION_TOKEN_EXPIRED',
   'API_UNAVAILABLE',
   'CHAIN_UNAVAILABLE',
-]
+] as const satisfies readonly PaySessionErrorCode[]
 const reasons = [
   'walletPending',
   'prompting',
@@ -296,7 +296,7 @@ describe('every state × every event', () => {
       lastAction: 'pay',
       pending: true,
     }
-    const after = (code: string, recorded: boolean, hash = false) =>
+    const after = (code: PaySessionErrorCode, recorded: boolean, hash = false) =>
       transition(paying, { type: 'payFailed', code, recorded, hash })
     expect(after('USER_REJECTED', false)).toMatchObject({ step: 'review', pending: false })
     expect(after('USER_REJECTED', true)).toMatchObject({

@@ -26,16 +26,17 @@ export type PaySessionErrorParameters = {
  * @example
  * if (error instanceof PaySessionError && error.code === 'USER_REJECTED') showRetry()
  */
-export class PaySessionError extends Error {
+export class PaySessionError<Code extends PaySessionErrorCode = PaySessionErrorCode> extends Error {
   override name = 'PaySessionError'
-  readonly code: PaySessionErrorCode
+  /** The stable code; an action's `XErrorType` narrows it to the codes that action can throw. */
+  readonly code: Code
   readonly shortMessage: string
   readonly details: string | undefined
   readonly docsPath: string
   readonly status: number | undefined
   readonly serviceCode: string | undefined
 
-  constructor(code: PaySessionErrorCode, parameters: PaySessionErrorParameters = {}) {
+  constructor(code: Code, parameters: PaySessionErrorParameters = {}) {
     // A merchant-only code without a sentence gets API_ERROR's; the server passes its own
     // (merchantError), so browsers do not carry the merchant's sentences.
     const shortMessage =
@@ -88,9 +89,11 @@ export function walk(error: unknown, match?: (error: unknown) => boolean): unkno
  * Whether the value is a PaySessionError, optionally with one of the given codes.
  * @example if (isPaySessionError(error, 'SESSION_TOKEN_EXPIRED')) askForANewLink()
  */
-export function isPaySessionError(
+export function isPaySessionError<Code extends PaySessionErrorCode = PaySessionErrorCode>(
   value: unknown,
-  ...codes: PaySessionErrorCode[]
-): value is PaySessionError {
-  return value instanceof PaySessionError && (codes.length === 0 || codes.includes(value.code))
+  ...codes: Code[]
+): value is PaySessionError<Code> {
+  return (
+    value instanceof PaySessionError && (codes.length === 0 || codes.includes(value.code as Code))
+  )
 }

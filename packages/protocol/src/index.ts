@@ -35,12 +35,15 @@ export {
   type Backoff,
   backoffDelay,
   isRetryableStatus,
+  isTokenRefused,
   isUnknownRoute,
   type ServiceOperation,
   type ServiceResource,
   serviceErrorBody,
   serviceErrorCode,
   servicePaths,
+  type TokenRefusedCode,
+  tokenRefusedCodes,
 } from './service.js'
 export { parseCreatedSession, parseSession, parseSessionStatus } from './session.js'
 export {
@@ -50,6 +53,7 @@ export {
   isPaidStatus,
   isSessionStatus,
   isTerminalStatus,
+  type PaidStatus,
   type SessionStatus,
   sameName,
   sessionStatuses,

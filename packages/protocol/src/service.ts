@@ -2,6 +2,7 @@
 // server's (API key): where each operation lives, what an HTTP error answer means, and how long to
 // wait before trying again.
 import { isPaySessionErrorCode, type PaySessionErrorCode } from './codes.js'
+import { isPaySessionError, type PaySessionError } from './errors.js'
 
 /** The service's operations, each under the path form the spec shows for it first. */
 export type ServiceOperation =
@@ -117,3 +118,18 @@ export function backoffDelay(backoff: Backoff, failureCount: number): number {
   const ceiling = Math.min(backoff.retryDelay * 2 ** failureCount, backoff.maxRetryDelay)
   return Math.round(ceiling * (1 - backoff.jitter * Math.random()))
 }
+
+/**
+ * The codes by which the service refuses a credential for a session (expired, not valid, another
+ * session's): not an outage, and not the session's end. A fresh credential may still read it.
+ */
+export const tokenRefusedCodes = [
+  'SESSION_TOKEN_EXPIRED',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+] as const satisfies readonly PaySessionErrorCode[]
+export type TokenRefusedCode = (typeof tokenRefusedCodes)[number]
+
+/** Whether `error` is the service refusing a credential (`tokenRefusedCodes`). */
+export const isTokenRefused = (error: unknown): error is PaySessionError<TokenRefusedCode> =>
+  isPaySessionError(error, ...tokenRefusedCodes)

@@ -24,7 +24,10 @@ export const isCaptureStatus = (value: unknown): value is CaptureStatus =>
  * True when the customer has paid: FUNDED, CAPTURING or SUCCEEDED.
  * @example if (isPaidStatus(session.status)) ship()
  */
-export const isPaidStatus = (status: SessionStatus): boolean =>
+/** A status in which the customer has paid. */
+export type PaidStatus = Extract<SessionStatus, 'FUNDED' | 'CAPTURING' | 'SUCCEEDED'>
+
+export const isPaidStatus = (status: SessionStatus): status is PaidStatus =>
   status === 'FUNDED' || status === 'CAPTURING' || status === 'SUCCEEDED'
 
 /**

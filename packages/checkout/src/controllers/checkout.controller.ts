@@ -5,6 +5,7 @@ import {
   createPaySessionConfig,
   createRegistry,
   extendRegistry,
+  isPaidStatus,
   isStepIn,
   lockedSteps,
   type NetworkInfo,
@@ -362,7 +363,7 @@ export class CheckoutController implements ReactiveController {
       fire(
         new PaySessionPaidEvent({
           sessionId: this.host.sessionId ?? '',
-          status: next.session?.status ?? 'FUNDED',
+          status: status && isPaidStatus(status) ? status : 'FUNDED',
           amount: next.amount,
           tokenSymbol: next.session?.tokenSymbol,
           hash: next.hash,

@@ -1,6 +1,9 @@
+import type { PaidStatus } from '@paysession/core'
+
 export type PaySessionPaidEventDetail = {
   sessionId: string
-  status: string
+  /** The session's status when it was found paid (FUNDED when only the chain showed it). */
+  status: PaidStatus
   amount: string | undefined
   tokenSymbol: string | undefined
   hash: `0x${string}` | undefined

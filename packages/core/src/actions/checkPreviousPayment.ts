@@ -44,6 +44,10 @@ export type PreviousPayment =
     }
 export type CheckPreviousPaymentReturnType = PreviousPayment
 
+export type CheckPreviousPaymentErrorType = PaySessionError<
+  'UNSUPPORTED_NETWORK' | 'CHAIN_UNAVAILABLE'
+>
+
 /**
  * "Never twice": decides whether this session may be paid now. Checks the session status, the
  * recorded and reported hashes, the transfers to the one-time wallet since the recorded prompt,

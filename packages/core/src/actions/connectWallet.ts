@@ -2,6 +2,7 @@ import { type Connector, connect, getConnection } from '@wagmi/core'
 import type { Address } from 'viem'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
+import type { WalletErrorCode } from '../errors/wallet.js'
 import { walletError } from '../errors/wallet.js'
 
 export type ConnectWalletParameters = {
@@ -14,7 +15,7 @@ export type ConnectWalletParameters = {
   chainId?: number | undefined
 }
 export type ConnectWalletReturnType = { account: Address; chainId: number; walletId: string }
-export type ConnectWalletErrorType = PaySessionError
+export type ConnectWalletErrorType = PaySessionError<WalletErrorCode>
 
 /**
  * Connects a wallet (or returns the current connection to it).

@@ -1,6 +1,10 @@
 import { disconnect } from '@wagmi/core'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import type { PaySessionError } from '../errors/base.js'
+import type { WalletErrorCode } from '../errors/wallet.js'
 import { walletError } from '../errors/wallet.js'
+
+export type DisconnectWalletErrorType = PaySessionError<WalletErrorCode>
 
 /**
  * Disconnects the current wallet.

@@ -13,6 +13,15 @@ import { type ReportFundingReturnType, reportFunding } from './reportFunding.js'
 
 // What every way of paying does once a transaction is sent.
 
+/** After the hash: the transfer failed, paid something else, or the chain did not answer. */
+export type FollowPaymentErrorCode =
+  | 'TRANSACTION_FAILED'
+  | 'TRANSFER_MISMATCH'
+  | 'CHAIN_UNAVAILABLE'
+  | 'ABORTED'
+  | 'TIMEOUT'
+export type FollowPaymentErrorType = PaySessionError<FollowPaymentErrorCode>
+
 export type FollowPaymentParameters = {
   sessionToken: string
   /** Called once the wallet has sent the transfer (and again with a replacement's hash). */

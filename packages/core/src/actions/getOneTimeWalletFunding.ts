@@ -22,6 +22,10 @@ export type GetOneTimeWalletFundingReturnType = {
   balances: Record<string, bigint>
 }
 
+export type GetOneTimeWalletFundingErrorType = PaySessionError<
+  'INVALID_ADDRESS' | 'UNSUPPORTED_NETWORK' | 'UNSUPPORTED_TOKEN' | 'CHAIN_UNAVAILABLE'
+>
+
 /**
  * Reads the session's one-time wallet balances from the chain, without the service: what the
  * checkout still knows when the service refuses its session token. Received when one accepted

@@ -1,5 +1,6 @@
 import type { ApiConfig } from '../api/config.js'
 import { fetchSession, type PaymentSession } from '../api/session.js'
+import type { ApiErrorCode } from '../errors/api.js'
 import type { PaySessionError } from '../errors/base.js'
 
 export type GetSessionParameters = {
@@ -8,7 +9,7 @@ export type GetSessionParameters = {
   signal?: AbortSignal | undefined
 }
 export type GetSessionReturnType = PaymentSession
-export type GetSessionErrorType = PaySessionError
+export type GetSessionErrorType = PaySessionError<ApiErrorCode>
 
 /**
  * Reads the session with its session token (one request, no retry). Needs no wallet: a

@@ -32,6 +32,8 @@ export type GetStablecoinBalancesReturnType = {
   gasWarning: boolean
 }
 
+export type GetStablecoinBalancesErrorType = PaySessionError<'CHAIN_UNAVAILABLE'>
+
 /**
  * Reads the account's balance of each token (and of the native coin) on the session's network.
  * @example const { tokens } = await getStablecoinBalances(config, { network, tokens, account, amount: '10.00' })

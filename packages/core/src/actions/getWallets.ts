@@ -1,8 +1,11 @@
 import { type Connector, watchConnectors } from '@wagmi/core'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import type { PaySessionError } from '../errors/base.js'
 
 export type WalletInfo = { id: string; name: string; icon?: string; rdns?: string }
 export type GetWalletsReturnType = WalletInfo[]
+
+export type GetWalletsErrorType = PaySessionError<never>
 
 /**
  * The wallets the customer can pick: every EIP-6963 announced wallet (name, icon, rdns), the plain

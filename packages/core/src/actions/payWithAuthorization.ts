@@ -4,7 +4,7 @@ import { type Hex, toHex } from 'viem'
 import { getBlock, readContract, signTypedData } from 'viem/actions'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
-import { walletError } from '../errors/wallet.js'
+import { type WalletErrorCode, walletError } from '../errors/wallet.js'
 import { isTransactionHash } from '../utils/isTransactionHash.js'
 import { withPaymentLock } from '../utils/paymentLock.js'
 import {
@@ -12,9 +12,13 @@ import {
   type PaymentRecord,
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
-import { followPayment } from './followPayment.js'
+import { type FollowPaymentErrorCode, followPayment } from './followPayment.js'
 import type { PayWithWalletParameters, PayWithWalletReturnType } from './payWithWallet.js'
-import { preparePayment, startPaymentRecord } from './preparePayment.js'
+import {
+  type PreparePaymentErrorCode,
+  preparePayment,
+  startPaymentRecord,
+} from './preparePayment.js'
 
 export type PayWithAuthorizationParameters = PayWithWalletParameters & {
   /** The merchant's relay (`createRelayHandler` of `@paysession/server`). */
@@ -23,7 +27,15 @@ export type PayWithAuthorizationParameters = PayWithWalletParameters & {
   validForSeconds?: number | undefined
 }
 export type PayWithAuthorizationReturnType = PayWithWalletReturnType
-export type PayWithAuthorizationErrorType = PaySessionError
+export type PayWithAuthorizationErrorType = PaySessionError<
+  | PreparePaymentErrorCode
+  | WalletErrorCode
+  | FollowPaymentErrorCode
+  // The merchant's relay: unreachable, refused (its own code in `details`), or an unreadable answer.
+  | 'API_UNAVAILABLE'
+  | 'API_ERROR'
+  | 'INVALID_RESPONSE'
+>
 
 /**
  * Pays without network fees (EIP-3009): the customer signs a `TransferWithAuthorization` of the

@@ -6,7 +6,7 @@ import { encodeTransfer } from '../chain/erc20.js'
 import { waitForTransfer } from '../chain/waitForPaymentReceipt.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import type { PaySessionError } from '../errors/base.js'
-import { walletError } from '../errors/wallet.js'
+import { type WalletErrorCode, walletError } from '../errors/wallet.js'
 import type { ExpectedPayment } from '../utils/expectedPayment.js'
 import { withPaymentLock } from '../utils/paymentLock.js'
 import {
@@ -15,12 +15,17 @@ import {
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
 import { poll } from '../utils/poll.js'
+import type { FollowPaymentErrorCode } from './followPayment.js'
 import {
   type FollowPaymentParameters,
   type FollowPaymentReturnType,
   followPayment,
 } from './followPayment.js'
-import { preparePayment, startPaymentRecord } from './preparePayment.js'
+import {
+  type PreparePaymentErrorCode,
+  preparePayment,
+  startPaymentRecord,
+} from './preparePayment.js'
 import type { SendWithCalls } from './sendWithCalls.js'
 
 export type PayWithWalletParameters = FollowPaymentParameters & {
@@ -43,7 +48,9 @@ export type PayWithWalletParameters = FollowPaymentParameters & {
   signal?: AbortSignal | undefined
 } & ExpectedPayment
 export type PayWithWalletReturnType = FollowPaymentReturnType
-export type PayWithWalletErrorType = PaySessionError
+export type PayWithWalletErrorType = PaySessionError<
+  PreparePaymentErrorCode | WalletErrorCode | FollowPaymentErrorCode
+>
 
 /**
  * Pays the session with one ERC-20 `transfer(oneTimeWallet, amount)` from the connected wallet.

@@ -20,6 +20,23 @@ import { isPaidStatus } from '../utils/status.js'
 // What every way of paying (payWithWallet, payWithAuthorization) does before the wallet prompt.
 
 /** What a payment pays, checked before any prompt opens: the wallet is on the right network. */
+/** The checks before the prompt: each refuses the payment before anything is sent. */
+export type PreparePaymentErrorCode =
+  | 'ALREADY_PAID'
+  | 'SESSION_EXPIRED'
+  | 'SESSION_FAILED'
+  | 'SESSION_MISMATCH'
+  | 'UNSUPPORTED_NETWORK'
+  | 'UNSUPPORTED_TOKEN'
+  | 'INVALID_ADDRESS'
+  | 'INVALID_AMOUNT'
+  | 'WALLET_NOT_CONNECTED'
+  | 'WRONG_NETWORK'
+  | 'CHAIN_UNAVAILABLE'
+  | 'INSUFFICIENT_BALANCE'
+  | 'PAYMENT_IN_PROGRESS'
+export type PreparePaymentErrorType = PaySessionError<PreparePaymentErrorCode>
+
 export type PreparedPayment = {
   network: NetworkInfo
   token: StablecoinInfo

@@ -1,5 +1,6 @@
 import { postFundingTransaction, type ReportFundingResponse } from '../api/funding.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import type { ApiErrorCode } from '../errors/api.js'
 import { isRetryableApiError } from '../errors/api.js'
 import { PaySessionError } from '../errors/base.js'
 import { isTransactionHash } from '../utils/isTransactionHash.js'
@@ -13,7 +14,7 @@ export type ReportFundingParameters = {
   wait?: boolean
 }
 export type ReportFundingReturnType = ReportFundingResponse
-export type ReportFundingErrorType = PaySessionError
+export type ReportFundingErrorType = PaySessionError<ApiErrorCode | 'INVALID_TRANSACTION_HASH'>
 
 /**
  * Tells the service the funding transaction hash. Idempotent, so an unreachable service is

@@ -3,6 +3,7 @@ import type { Address, Hex } from 'viem'
 import { sendCalls, waitForCallsStatus } from 'viem/actions'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
+import type { WalletErrorCode } from '../errors/wallet.js'
 
 export type SendWithCallsParameters = {
   account: Address
@@ -16,6 +17,8 @@ export type SendWithCalls = (
   config: PaySessionConfig,
   parameters: SendWithCallsParameters,
 ) => Promise<Hex | undefined>
+
+export type SendWithCallsErrorType = PaySessionError<WalletErrorCode | 'TRANSACTION_FAILED'>
 
 /**
  * EIP-5792: sends the transfer as a one-call bundle (`wallet_sendCalls`) and follows

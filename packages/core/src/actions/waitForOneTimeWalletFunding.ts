@@ -1,4 +1,5 @@
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import type { PaySessionError } from '../errors/base.js'
 import { poll } from '../utils/poll.js'
 import {
   type GetOneTimeWalletFundingParameters,
@@ -26,6 +27,10 @@ export type WaitForOneTimeWalletFundingParameters = GetOneTimeWalletFundingParam
 export type WaitForOneTimeWalletFundingReturnType =
   | { outcome: 'received'; token: string }
   | { outcome: 'windowClosed' | 'aborted' }
+
+export type WaitForOneTimeWalletFundingErrorType = PaySessionError<
+  'INVALID_ADDRESS' | 'UNSUPPORTED_NETWORK' | 'UNSUPPORTED_TOKEN'
+>
 
 /**
  * Reads the one-time wallet on chain until it holds the amount or the funding window closes

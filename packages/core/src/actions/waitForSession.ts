@@ -1,5 +1,6 @@
 import type { PaymentSession } from '../api/session.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import type { ApiErrorCode } from '../errors/api.js'
 import { PaySessionError } from '../errors/base.js'
 import { isSettled } from '../utils/status.js'
 import { watchSession } from './watchSession.js'
@@ -15,7 +16,7 @@ export type WaitForSessionParameters = {
   isActive?: (() => boolean) | undefined
 }
 export type WaitForSessionReturnType = PaymentSession
-export type WaitForSessionErrorType = PaySessionError
+export type WaitForSessionErrorType = PaySessionError<ApiErrorCode | 'ABORTED' | 'TIMEOUT'>
 
 /**
  * Resolves with the session once `until` holds; rejects on a final API error, time-out or abort.

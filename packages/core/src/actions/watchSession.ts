@@ -1,6 +1,7 @@
 import { QueryObserver } from '@tanstack/query-core'
 import { fetchSession, type PaymentSession } from '../api/session.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import type { ApiErrorCode } from '../errors/api.js'
 import { isRetryableApiError } from '../errors/api.js'
 import type { PaySessionError } from '../errors/base.js'
 import { pollInterval, retryDelay } from '../utils/poll.js'
@@ -18,6 +19,8 @@ export type WatchSessionParameters = {
 export type WatchSessionReturnType = () => void
 
 export const sessionQueryKey = (sessionId: string) => ['paysession', 'session', sessionId] as const
+
+export type WatchSessionErrorType = PaySessionError<ApiErrorCode>
 
 /**
  * Polls the session through query-core: `polling.interval` while a payment is in flight,

@@ -1,4 +1,4 @@
-import { isPaidStatus, type SessionStatus } from '@paysession/protocol'
+import { isPaidStatus, type PaySessionErrorCode, type SessionStatus } from '@paysession/protocol'
 import type { CheckoutStep } from './types.js'
 
 // The checkout's behaviour as data: which step follows which event. Pure, so it is tested for
@@ -70,7 +70,7 @@ export type ButtonStatusParameters = {
   /** The session as last read. */
   session?: { status: SessionStatus; userSubmittedTransactionHash?: string | null | undefined }
   /** The code of the error showing (or of the button's failed read). */
-  errorCode?: string | undefined
+  errorCode?: PaySessionErrorCode | undefined
   /** The failed read left nothing to show (not a refused token, which says nothing). */
   unavailable?: boolean | undefined
   /** Before the checkout runs: this browser recorded a payment as started. */
@@ -174,7 +174,7 @@ export type CheckoutEvent<Path extends string = string> =
   /** The transfer reverted, or was replaced by one that pays nothing. */
   | { type: 'transferFailed' }
   /** A payment attempt failed; `recorded`: a transfer may have left (the record was kept). */
-  | { type: 'payFailed'; code: string; recorded: boolean; hash: boolean }
+  | { type: 'payFailed'; code: PaySessionErrorCode; recorded: boolean; hash: boolean }
   | { type: 'manual' }
   | { type: 'retry' }
 
@@ -198,7 +198,7 @@ const statusSteps: Partial<Record<SessionStatus, CheckoutStep>> = {
 export const statusStep = (status: SessionStatus): CheckoutStep | undefined => statusSteps[status]
 
 // A refused token is not an expired payment: the session sends `tokenRefused` for it instead.
-const expiryCodes = ['SESSION_EXPIRED']
+const expiryCodes: readonly PaySessionErrorCode[] = ['SESSION_EXPIRED']
 
 /** The one answer to "may the customer pay now?". */
 export const canPay = (machine: CheckoutMachine): boolean =>

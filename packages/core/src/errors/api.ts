@@ -1,13 +1,53 @@
-import { customerMessages, serviceErrorBody, serviceErrorCode } from '@paysession/protocol'
-import { PaySessionError } from './base.js'
+import {
+  customerMessages,
+  isTokenRefused,
+  serviceErrorBody,
+  serviceErrorCode,
+} from '@paysession/protocol'
+import { PaySessionError, type PaySessionErrorCode } from './base.js'
+
+/**
+ * The codes a call to the service's session-token endpoints ends with (docs/errors.md, "From HTTP
+ * answers"): the mapping's, the service's own for these endpoints, a response the SDK cannot read,
+ * and an abort. Another code the service sends reads as an unknown one (by the status alone), its
+ * own kept as `serviceCode`.
+ */
+export const apiErrorCodes = [
+  'API_UNAVAILABLE',
+  'API_ERROR',
+  'INVALID_RESPONSE',
+  'ABORTED',
+  'INVALID_REQUEST',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'SESSION_TOKEN_EXPIRED',
+  'SESSION_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'MALFORMED_JSON',
+  'SESSION_EXPIRED',
+  'SESSION_NOT_PAYABLE',
+  'TRANSACTION_DOES_NOT_FUND_SESSION',
+  'TRANSACTION_REVERTED',
+  'INVALID_TRANSACTION_HASH',
+  'CHAIN_UNAVAILABLE',
+] as const satisfies readonly PaySessionErrorCode[]
+export type ApiErrorCode = (typeof apiErrorCodes)[number]
+
+const isApiErrorCode = (code: string): code is ApiErrorCode =>
+  (apiErrorCodes as readonly string[]).includes(code)
 
 /**
  * Turns an HTTP error answer `{ error: { code, message } }` (or anything else) into an error, by
  * the protocol's one mapping (`serviceErrorCode`; every call here names a session).
  */
-export function apiError(status: number, body: unknown): PaySessionError {
+export function apiError(status: number, body: unknown): PaySessionError<ApiErrorCode> {
   const { code: serviceCode, message } = serviceErrorBody(body)
-  const code = serviceErrorCode(status, serviceCode, 'session')
+  const mapped = serviceErrorCode(status, serviceCode, 'session')
+  // A code these endpoints do not answer with reads as an unknown one: by the status alone.
+  const byStatus = serviceErrorCode(status, undefined, 'session')
+  const code = isApiErrorCode(mapped) ? mapped : isApiErrorCode(byStatus) ? byStatus : 'API_ERROR'
   const details = [`HTTP ${status}`, serviceCode, message].filter(Boolean).join(' ')
   return new PaySessionError(code, {
     status,
@@ -19,7 +59,7 @@ export function apiError(status: number, body: unknown): PaySessionError {
 }
 
 /** Network failure or time-out before any answer. */
-export function unreachableError(cause: unknown): PaySessionError {
+export function unreachableError(cause: unknown): PaySessionError<'API_UNAVAILABLE'> {
   const timedOut = (cause as { name?: string })?.name === 'TimeoutError'
   return new PaySessionError('API_UNAVAILABLE', {
     details: timedOut ? 'request timed out' : String((cause as Error)?.message ?? cause),
@@ -33,6 +73,4 @@ export function isRetryableApiError(error: unknown): boolean {
 }
 
 /** The service refused the session token: expired, or not (or no longer) valid for this session. */
-export const isTokenRefused = (error: unknown): boolean =>
-  error instanceof PaySessionError &&
-  ['SESSION_TOKEN_EXPIRED', 'UNAUTHORIZED', 'FORBIDDEN'].includes(error.code)
+export { isTokenRefused }

@@ -6,6 +6,14 @@ type ErrorLike = { name?: string; code?: number; cause?: unknown; shortMessage?:
 const has = (error: unknown, match: (e: ErrorLike) => boolean) =>
   walk(error, (e) => !!e && match(e as ErrorLike)) !== null
 
+/** The codes a wallet's refusal or failure maps to (`walletError`). */
+export type WalletErrorCode =
+  | 'WALLET_ERROR'
+  | 'USER_REJECTED'
+  | 'WRONG_NETWORK'
+  | 'WALLET_NOT_FOUND'
+  | 'WALLET_NOT_CONNECTED'
+
 /** Maps a wagmi/viem/EIP-1193 error to a PaySessionError, keeping the original as `cause`. */
 export function walletError(error: unknown, fallback: PaySessionErrorCode = 'WALLET_ERROR') {
   if (error instanceof PaySessionError) return error

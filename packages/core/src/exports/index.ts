@@ -1,5 +1,6 @@
 export { type Clock, normalizeApiBase, stablecoinAbi, systemClock } from '@paysession/protocol'
 export {
+  type CheckPreviousPaymentErrorType,
   type CheckPreviousPaymentParameters,
   type CheckPreviousPaymentReturnType,
   checkPreviousPayment,
@@ -13,6 +14,7 @@ export {
 } from '../actions/connectWallet.js'
 export { disconnectWallet } from '../actions/disconnectWallet.js'
 export {
+  type GetOneTimeWalletFundingErrorType,
   type GetOneTimeWalletFundingParameters,
   type GetOneTimeWalletFundingReturnType,
   getOneTimeWalletFunding,
@@ -24,12 +26,14 @@ export {
   getSession,
 } from '../actions/getSession.js'
 export {
+  type GetStablecoinBalancesErrorType,
   type GetStablecoinBalancesParameters,
   type GetStablecoinBalancesReturnType,
   getStablecoinBalances,
   type StablecoinBalance,
 } from '../actions/getStablecoinBalances.js'
 export {
+  type GetWalletsErrorType,
   type GetWalletsReturnType,
   getWallets,
   type WalletInfo,
@@ -48,6 +52,7 @@ export {
   reportFunding,
 } from '../actions/reportFunding.js'
 export {
+  type WaitForOneTimeWalletFundingErrorType,
   type WaitForOneTimeWalletFundingParameters,
   type WaitForOneTimeWalletFundingReturnType,
   waitForOneTimeWalletFunding,
@@ -60,6 +65,7 @@ export {
 } from '../actions/waitForSession.js'
 export {
   sessionQueryKey,
+  type WatchSessionErrorType,
   type WatchSessionParameters,
   type WatchSessionReturnType,
   watchSession,
@@ -126,6 +132,7 @@ export {
   type PaySessionConfig,
   type PollingSettings,
 } from '../createPaySessionConfig.js'
+export { type ApiErrorCode, apiErrorCodes } from '../errors/api.js'
 export {
   isPaySessionError,
   PaySessionError,
@@ -133,6 +140,7 @@ export {
   type PaySessionErrorParameters,
   shortMessages,
 } from '../errors/base.js'
+export type { WalletErrorCode } from '../errors/wallet.js'
 export { isSameAmount } from '../utils/amounts.js'
 export { checkApiBase } from '../utils/apiBase.js'
 export {
@@ -151,7 +159,7 @@ export {
   type SessionFacts,
   writeSessionFacts,
 } from '../utils/sessionFacts.js'
-export { isPaidStatus, isSettled, isTerminalStatus } from '../utils/status.js'
+export { isPaidStatus, isSettled, isTerminalStatus, type PaidStatus } from '../utils/status.js'
 export { createMemoryStorage, getDefaultStorage, type PaySessionStorage } from '../utils/storage.js'
 // Networks, stablecoins and amounts: everything of the `/registry` entry.
 export * from './registry.js'

@@ -2,6 +2,7 @@ import {
   decimalToUnits,
   eip3009Abi,
   isPaySessionError,
+  isTokenRefused,
   merchantError,
   type PaySessionError,
   transferWithAuthorizationTypes,
@@ -335,8 +336,7 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
       try {
         return await options.client.getSession(id, { sessionToken: token })
       } catch (error) {
-        if (!isPaySessionError(error, 'SESSION_TOKEN_EXPIRED', 'UNAUTHORIZED', 'FORBIDDEN'))
-          throw error
+        if (!isTokenRefused(error)) throw error
       }
     return options.client.getSession(id)
   }

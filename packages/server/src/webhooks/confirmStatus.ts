@@ -1,6 +1,7 @@
+import { isTokenRefused } from '@paysession/protocol'
 import type { PaySessionClient } from '../client/createPaySessionClient.js'
 import { isPaidStatus, type PaymentSession, type SessionStatus } from '../client/types.js'
-import { PaySessionError } from '../errors/index.js'
+import type { PaySessionError } from '../errors/index.js'
 import type { PaymentStatusUpdateEvent } from './types.js'
 
 export type ConfirmStatusOptions = {
@@ -49,11 +50,7 @@ export type UnconfirmedStatus = {
 export type ConfirmStatusResult = ConfirmedStatus | UnconfirmedStatus
 
 /** Answers that mean "this credential may not read this session", as opposed to an outage. */
-const refused = (error: unknown): error is PaySessionError =>
-  error instanceof PaySessionError &&
-  (error.code === 'SESSION_TOKEN_EXPIRED' ||
-    error.code === 'UNAUTHORIZED' ||
-    error.code === 'FORBIDDEN')
+const refused = isTokenRefused
 
 /**
  * Reads the session named by a webhook event back from the service, so the
