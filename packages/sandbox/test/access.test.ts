@@ -174,5 +174,5 @@ describe('the CLI: configured origins and hosts, the data folder’s own key', (
     child = await spawnSandbox(dataDir, { PAYSESSION_API_KEY: '' })
     expect(child.apiKey).toBe(key)
     expect((await info({ ...auth, origin: 'https://shop.test' })).status).toBe(403)
-  })
+  }, 120_000) // two starts of a process with its own anvil, and a CLI run
 })
