@@ -19,7 +19,7 @@ import { percentile, printTable } from './lib/sandbox-process.ts'
 
 const SESSIONS = Number(process.env.BENCH_RELAY_SESSIONS ?? (smoke ? 3 : 100))
 
-const sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, pollIntervalMs: 100 })
+const sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, interval: 100 })
 const dir = mkdtempSync(join(tmpdir(), 'paysession-bench-relay-'))
 // The relay's test kit (customers, sessions, authorizations), as its tests use it.
 const kit = relayKit(sb)

@@ -20,8 +20,8 @@ beforeAll(async () => {
       port: 0,
       chainPort: 0,
       quiet: true,
-      pollIntervalMs: 50,
-      webhookBaseDelayMs: 50,
+      interval: 50,
+      webhookRetryDelay: 50,
       profile: 'strict',
     },
   })

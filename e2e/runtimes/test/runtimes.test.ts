@@ -33,8 +33,8 @@ describe.concurrent('the merchant example in each runtime', () => {
         chainPort: 0,
         quiet: true,
         webhookSecret: SECRET,
-        webhookBaseDelayMs: 100,
-        pollIntervalMs: 50,
+        webhookRetryDelay: 100,
+        interval: 50,
       })
       try {
         await preparing

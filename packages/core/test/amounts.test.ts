@@ -84,19 +84,37 @@ describe('parseAmount', () => {
   })
 
   test('any string is either parsed exactly or refused with INVALID_AMOUNT, never thrown otherwise', () => {
+    const outcome = (value: string, decimals: number) => {
+      try {
+        return { units: parseAmount(value, decimals) }
+      } catch (error) {
+        return { error }
+      }
+    }
+    let parsed = 0
+    let refused = 0
     fc.assert(
-      fc.property(fc.string(), decimalsArb, (value, decimals) => {
-        try {
-          const units = parseAmount(value, decimals)
-          expect(units > 0n).toBe(true)
-          expect(toDecimalString(units, decimals)).toBe(
-            toDecimalString(parseAmount(toDecimalString(units, decimals), decimals), decimals),
-          )
-        } catch (error) {
-          expect((error as PaySessionError).code).toBe('INVALID_AMOUNT')
-        }
-      }),
+      fc.property(
+        // Arbitrary text, and amounts written out from units (so both outcomes are drawn).
+        fc.oneof(fc.string(), fc.tuple(unitsArb, decimalsArb).map(([u, d]) => toDecimalString(u, d))),
+        decimalsArb,
+        (value, decimals) => {
+          const result = outcome(value, decimals)
+          if ('error' in result) {
+            refused++
+            expect(result.error).toBeInstanceOf(PaySessionError)
+            expect((result.error as PaySessionError).code).toBe('INVALID_AMOUNT')
+            return
+          }
+          parsed++
+          expect(result.units > 0n).toBe(true)
+          // Exact: the units written out parse back to the same units.
+          expect(parseAmount(toDecimalString(result.units, decimals), decimals)).toBe(result.units)
+        },
+      ),
     )
+    expect(parsed).toBeGreaterThan(0)
+    expect(refused).toBeGreaterThan(0)
   })
 })
 

@@ -125,10 +125,10 @@ if (values.help) {
     fundingWindowSeconds: num(values['funding-window'] ?? env.PAYSESSION_FUNDING_WINDOW_SECONDS),
     tokenTtlSeconds: num(values['token-ttl'] ?? env.PAYSESSION_TOKEN_TTL_SECONDS),
     webhookMaxAttempts: num(env.PAYSESSION_WEBHOOK_MAX_ATTEMPTS),
-    webhookBaseDelayMs: num(env.PAYSESSION_WEBHOOK_BASE_DELAY_MS),
-    webhookMaxDelayMs: num(env.PAYSESSION_WEBHOOK_MAX_DELAY_MS),
+    webhookRetryDelay: num(env.PAYSESSION_WEBHOOK_BASE_DELAY_MS),
+    webhookMaxRetryDelay: num(env.PAYSESSION_WEBHOOK_MAX_DELAY_MS),
     webhookRetryHours: num(env.PAYSESSION_WEBHOOK_RETRY_HOURS),
-    pollIntervalMs: num(env.PAYSESSION_POLL_INTERVAL_MS),
+    interval: num(env.PAYSESSION_POLL_INTERVAL_MS),
   }).catch((e: unknown) => {
     const text = e instanceof Error ? e.message : String(e)
     // A taken port is a PortInUseError: its sentence names the port and the setting to change.

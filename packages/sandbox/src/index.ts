@@ -76,20 +76,21 @@ export interface SandboxOptions extends AccessOptions {
   webhookSecret?: string
   /** Attempts before a delivery is given up. Default: no limit (webhookRetryHours decides). */
   webhookMaxAttempts?: number
-  /** First retry delay in ms (default 500); each next one doubles, up to webhookMaxDelayMs. */
-  webhookBaseDelayMs?: number
+  /** First retry delay in ms (default 500); each next one doubles, up to webhookMaxRetryDelay. */
+  webhookRetryDelay?: number
   /** Longest delay between two attempts, in ms. Default 300000 (5 minutes). */
-  webhookMaxDelayMs?: number
+  webhookMaxRetryDelay?: number
   /**
    * How long after an update a failing delivery is retried, in hours. Default 24. Until then the
    * session's later updates wait behind it, so each session's updates arrive in order.
    */
   webhookRetryHours?: number
-  webhookTimeoutMs?: number
+  /** Time limit of one webhook delivery attempt, in ms. Default 5000. */
+  webhookRequestTimeout?: number
   /** How often the chain is scanned and queues are worked, in ms. Default 200. */
-  pollIntervalMs?: number
+  interval?: number
   /** Upper bound for `wait: true` on the funding-transaction endpoint, in ms. Default 30000. */
-  waitTimeoutMs?: number
+  waitTimeout?: number
   /** Seconds between blocks; default: a block per transaction (automine). */
   blockTime?: number
   /**

@@ -82,7 +82,7 @@ async function inPageAdapter(): Promise<Harness> {
     storage: createMemoryStorage(),
     webhookUrl: 'https://merchant.invalid/hooks',
     webhookSecret: SECRET,
-    pollIntervalMs: 50,
+    interval: 50,
     deliver: async (url, init) => {
       const request = new Request(url, init)
       deliveries.push({
@@ -341,7 +341,7 @@ describe('the in-page adapter after a reload', () => {
         storage: createMemoryStorage(state, (saved) => {
           state = saved
         }),
-        pollIntervalMs: 50,
+        interval: 50,
       })
     }
     const first = await boot()

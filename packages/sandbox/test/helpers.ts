@@ -4,7 +4,7 @@ import { type Sandbox, type SandboxOptions, startSandbox } from '../src/index.js
 
 /** Starts a throwaway sandbox on free ports; fast polling so tests do not wait long. */
 export function start(options: SandboxOptions = {}) {
-  return startSandbox({ port: 0, chainPort: 0, quiet: true, pollIntervalMs: 50, ...options })
+  return startSandbox({ port: 0, chainPort: 0, quiet: true, interval: 50, ...options })
 }
 
 export interface ApiResponse {

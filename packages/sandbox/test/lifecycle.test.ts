@@ -28,7 +28,7 @@ import {
 let sb: Sandbox
 let call: ReturnType<typeof api>
 beforeAll(async () => {
-  sb = await start({ waitTimeoutMs: 1500 })
+  sb = await start({ waitTimeout: 1500 })
   call = api(sb)
 })
 afterAll(() => sb?.stop())

@@ -64,7 +64,7 @@ beforeAll(async () => {
     webhookUrl: url,
     webhookSecret: SECRET,
     webhookMaxAttempts: MAX_ATTEMPTS,
-    webhookBaseDelayMs: BASE_DELAY,
+    webhookRetryDelay: BASE_DELAY,
   })
 })
 afterAll(async () => {

@@ -37,7 +37,7 @@ describe.each<Profile>(['default', 'strict'])(
         profile,
         webhookUrl: url,
         webhookSecret: 'whsec_profiles',
-        webhookBaseDelayMs: 100,
+        webhookRetryDelay: 100,
       })
       client = createPaySessionClient({ apiBase: sb.apiUrl, apiKey: sb.apiKey })
     })

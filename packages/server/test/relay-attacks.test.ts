@@ -22,7 +22,7 @@ let kit: RelayKit
 const testClient = () => createTestClient({ mode: 'anvil', transport: http(sb.rpcUrl) })
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, pollIntervalMs: 50 })
+  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, interval: 50 })
   kit = relayKit(sb)
 }, 60_000)
 afterAll(() => sb?.stop())

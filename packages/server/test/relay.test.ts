@@ -33,7 +33,7 @@ let relay: RelayHandler
 let publicClient: ReturnType<typeof createPublicClient>
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, pollIntervalMs: 50 })
+  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, interval: 50 })
   kit = relayKit(sb)
   ;({ client, publicClient } = kit)
   // These tests post many refusals for one session: the rate limit has its own test.

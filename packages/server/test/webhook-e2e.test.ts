@@ -59,7 +59,7 @@ beforeAll(async () => {
     quiet: true,
     webhookUrl: `${url}/webhooks/paysession`,
     webhookSecret,
-    webhookBaseDelayMs: 100,
+    webhookRetryDelay: 100,
     webhookMaxAttempts: 4,
   })
   client = createPaySessionClient({ apiBase: sb.apiUrl, apiKey: sb.apiKey })

@@ -13,18 +13,21 @@ import {
 import { networkIcon } from './networkIcon.js'
 import type { NetworkInfo, StablecoinInfo } from './types.js'
 
-// Pinned from shared/reference/stablecoins.json (sources live there). Left out on purpose:
+// Pinned from the issuers' published addresses (Circle: developers.circle.com/stablecoins/
+// usdc-contract-addresses and eurc-contract-addresses; Paxos: docs.paxos.com/guides/stablecoin/
+// pyusd/mainnet and /testnet), cross-checked with DefiLlama's peggedassets-server and Uniswap's
+// default-token-list. Left out on purpose:
 // OPTIMISM USDT (sources disagree between USD₮0 and the legacy bridged USDT) and SEPOLIA PYUSD
 // (decimals only assumed). A merchant whose service uses them adds them with extendRegistry.
 //
 // EIP-3009 (`eip3009: true`), per network and token, not per symbol:
-// - Circle's USDC and EURC are FiatToken v2.x on every network pinned here (stablecoins.json notes;
+// - Circle's USDC and EURC are FiatToken v2.x on every network pinned here (Circle's pages above;
 //   https://developers.circle.com/stablecoins/usdc-contract-addresses and .../eurc-contract-addresses;
 //   circlefin/stablecoin-evm contracts/v2/EIP3009.sol). coinbase/x402's "exact" EVM scheme
 //   submits transferWithAuthorization on Base and Base Sepolia USDC (x402
 //   python/x402/mechanisms/evm/constants.py). The EIP-712 name differs ("USD Coin" on mainnet,
 //   "USDC" on Base Sepolia): read name() and version() on chain.
-// - PYUSD on Ethereum is PaxosTokenV2 with EIP-3009, EIP-712 version "1" (stablecoins.json notes).
+// - PYUSD on Ethereum is PaxosTokenV2 with EIP-3009, EIP-712 version "1" (Paxos's pages above).
 //   PYUSD on Arbitrum: no source found, so no.
 // - Legacy USDT on Ethereum has none (TetherToken source). The USD₮0 deployments (Arbitrum,
 //   Polygon, Celo) and Avalanche USDt: no source found here, so no until one is.

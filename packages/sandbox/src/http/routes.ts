@@ -99,7 +99,7 @@ const reportFunding: Handler = async (ctx, { auth, params, body }) => {
   let processed: boolean | undefined
   if (wait)
     processed = (
-      await processReportedTransaction(ctx, s.id, hash as Hex, ctx.options.waitTimeoutMs)
+      await processReportedTransaction(ctx, s.id, hash as Hex, ctx.options.waitTimeout)
     ).processed
   s = ctx.db.sessions.get(s.id)!
   if (!TERMINAL.includes(s.status)) {

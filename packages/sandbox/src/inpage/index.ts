@@ -58,16 +58,16 @@ export interface InPageOptions {
   webhookSecret?: string
   /** Attempts before a delivery is given up. Default: no limit (webhookRetryHours decides). */
   webhookMaxAttempts?: number
-  /** First retry delay in ms (default 500); each next one doubles, up to webhookMaxDelayMs. */
-  webhookBaseDelayMs?: number
+  /** First retry delay in ms (default 500); each next one doubles, up to webhookMaxRetryDelay. */
+  webhookRetryDelay?: number
   /** Longest delay between two attempts, in ms. Default 300000 (5 minutes). */
-  webhookMaxDelayMs?: number
+  webhookMaxRetryDelay?: number
   /**
    * How long after an update a failing delivery is retried, in hours. Default 24. Until then the
    * session's later updates wait behind it, so each session's updates arrive in order.
    */
   webhookRetryHours?: number
-  pollIntervalMs?: number
+  interval?: number
   profile?: ServiceOptions['profile']
   log?: (message: string) => void
 }

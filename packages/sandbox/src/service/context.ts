@@ -16,14 +16,14 @@ export interface ServiceOptions {
   webhookSecret: string | undefined
   /** Attempts before a delivery is given up; default no limit (the retry window decides). */
   webhookMaxAttempts: number
-  /** First retry delay; each next one doubles, up to webhookMaxDelayMs. */
-  webhookBaseDelayMs: number
-  webhookMaxDelayMs: number
+  /** First retry delay; each next one doubles, up to webhookMaxRetryDelay. */
+  webhookRetryDelay: number
+  webhookMaxRetryDelay: number
   /** How long after the update a failing delivery is still retried. */
   webhookRetryHours: number
-  webhookTimeoutMs: number
-  pollIntervalMs: number
-  waitTimeoutMs: number
+  webhookRequestTimeout: number
+  interval: number
+  waitTimeout: number
   /** How lean the answers are (see http/profile.ts). */
   profile: Profile
 }
@@ -44,12 +44,12 @@ export function serviceOptions(
     webhookUrl: given.webhookUrl,
     webhookSecret: given.webhookSecret,
     webhookMaxAttempts: given.webhookMaxAttempts ?? Number.POSITIVE_INFINITY,
-    webhookBaseDelayMs: given.webhookBaseDelayMs ?? 500,
-    webhookMaxDelayMs: given.webhookMaxDelayMs ?? 5 * 60_000,
+    webhookRetryDelay: given.webhookRetryDelay ?? 500,
+    webhookMaxRetryDelay: given.webhookMaxRetryDelay ?? 5 * 60_000,
     webhookRetryHours: given.webhookRetryHours ?? 24,
-    webhookTimeoutMs: given.webhookTimeoutMs ?? 5000,
-    pollIntervalMs: given.pollIntervalMs ?? 200,
-    waitTimeoutMs: given.waitTimeoutMs ?? 30_000,
+    webhookRequestTimeout: given.webhookRequestTimeout ?? 5000,
+    interval: given.interval ?? 200,
+    waitTimeout: given.waitTimeout ?? 30_000,
     profile: given.profile ?? 'default',
   }
 }

@@ -121,7 +121,7 @@ export function createService(parts: ServiceParts): Service {
       logEvery('background', e instanceof Error ? e.message : String(e))
     } finally {
       running = false
-      schedule(Math.min(options.pollIntervalMs * 2 ** Math.min(failures, 10), 5000))
+      schedule(Math.min(options.interval * 2 ** Math.min(failures, 10), 5000))
     }
   }
   function schedule(ms: number) {

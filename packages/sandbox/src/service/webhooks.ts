@@ -63,7 +63,7 @@ const statusOf = (w: WebhookRow): string => {
 
 /** The delay before attempt `attempts + 1`: doubling from the base, capped. */
 export function retryDelayMs(options: Context['options'], attempts: number) {
-  return Math.min(options.webhookMaxDelayMs, options.webhookBaseDelayMs * 2 ** (attempts - 1))
+  return Math.min(options.webhookMaxRetryDelay, options.webhookRetryDelay * 2 ** (attempts - 1))
 }
 
 /**
@@ -97,7 +97,7 @@ export function createWebhookWorker(ctx: Context) {
             method: 'POST',
             headers,
             body: w.body,
-            signal: AbortSignal.timeout(ctx.options.webhookTimeoutMs),
+            signal: AbortSignal.timeout(ctx.options.webhookRequestTimeout),
           })
           const text = await res.text()
           if (res.status !== 200 || !isAck(text))
