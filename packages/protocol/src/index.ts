@@ -29,6 +29,7 @@ export {
   walk,
 } from './errors.js'
 export { parseFundingResponse } from './funding.js'
+export { BodyTooLargeError, jsonResponse, readBody } from './http.js'
 export { merchantError, paySessionErrorCodes, shortMessages } from './merchantError.js'
 export { extensionFields, withUsableExtensions } from './rules.js'
 export {
@@ -66,3 +67,10 @@ export {
   systemClock,
 } from './timing.js'
 export type { Capture, CreatedPaymentSession, FundingResponse, PaymentSession } from './types.js'
+export {
+  formatWebhookSignature,
+  parseWebhookSignature,
+  webhookSignatureHeader,
+  webhookSignedPayload,
+  webhookSignedPrefix,
+} from './webhookSignature.js'

@@ -123,12 +123,15 @@ export function backoffDelay(backoff: Backoff, failureCount: number): number {
  * The codes by which the service refuses a credential for a session (expired, not valid, another
  * session's): not an outage, and not the session's end. A fresh credential may still read it.
  */
-export const tokenRefusedCodes = [
+export type TokenRefusedCode = Extract<
+  PaySessionErrorCode,
+  'SESSION_TOKEN_EXPIRED' | 'UNAUTHORIZED' | 'FORBIDDEN'
+>
+export const tokenRefusedCodes: readonly TokenRefusedCode[] = [
   'SESSION_TOKEN_EXPIRED',
   'UNAUTHORIZED',
   'FORBIDDEN',
-] as const satisfies readonly PaySessionErrorCode[]
-export type TokenRefusedCode = (typeof tokenRefusedCodes)[number]
+]
 
 /** Whether `error` is the service refusing a credential (`tokenRefusedCodes`). */
 export const isTokenRefused = (error: unknown): error is PaySessionError<TokenRefusedCode> =>

@@ -1,3 +1,4 @@
+import { BodyTooLargeError, jsonResponse, readBody } from '@paysession/protocol'
 import type { Context } from '../service/context.js'
 import { ApiError } from '../service/errors.js'
 import { shape } from './profile.js'
@@ -10,38 +11,7 @@ import { type Auth, routes } from './routes.js'
 
 const MAX_BODY = 64 * 1024
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-  })
-
 const tooLarge = () => new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The body is larger than 64 KiB.')
-
-/** The body, read no further than MAX_BODY. */
-async function readBody(request: Request): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array()
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.length
-    if (size > MAX_BODY) {
-      await reader.cancel().catch(() => {})
-      throw tooLarge()
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.length
-  }
-  return bytes
-}
 
 async function readJson(request: Request): Promise<Record<string, unknown>> {
   const type = request.headers.get('content-type') ?? ''
@@ -51,8 +21,12 @@ async function readJson(request: Request): Promise<Record<string, unknown>> {
       'UNSUPPORTED_MEDIA_TYPE',
       'Send the body as JSON with Content-Type: application/json.',
     )
+  // A declared size over the limit is answered without touching the body: cancelling a Node
+  // socket's stream would reset the connection before the 413 is sent.
   if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY) throw tooLarge()
-  const bytes = await readBody(request)
+  const bytes = await readBody(request, MAX_BODY).catch((error) => {
+    throw error instanceof BodyTooLargeError ? tooLarge() : error
+  })
   let value: unknown
   try {
     value = JSON.parse(new TextDecoder().decode(bytes))
@@ -123,7 +97,7 @@ export async function handleRequest(ctx: Context, request: Request): Promise<Res
         body,
         query: url.searchParams,
       })
-      return json(out.status, out.body)
+      return jsonResponse(out.status, out.body)
     }
     if (allowed && !otherForm)
       throw new ApiError(
@@ -134,9 +108,9 @@ export async function handleRequest(ctx: Context, request: Request): Promise<Res
     throw new ApiError(404, 'NOT_FOUND', `No route for ${request.method} ${url.pathname}.`)
   } catch (e) {
     if (e instanceof ApiError)
-      return json(e.status, { error: { code: e.code, message: e.message } })
+      return jsonResponse(e.status, { error: { code: e.code, message: e.message } })
     ctx.log(`internal error: ${e instanceof Error ? e.stack : e}`)
-    return json(500, {
+    return jsonResponse(500, {
       error: { code: 'INTERNAL', message: 'The sandbox hit an unexpected error.' },
     })
   }

@@ -98,9 +98,8 @@ const reportFunding: Handler = async (ctx, { auth, params, body }) => {
   // before anything is recorded: a 422 must not change the session.
   let processed: boolean | undefined
   if (wait)
-    processed = (
-      await processReportedTransaction(ctx, s.id, hash as Hex, ctx.options.waitTimeout)
-    ).processed
+    processed = (await processReportedTransaction(ctx, s.id, hash as Hex, ctx.options.waitTimeout))
+      .processed
   s = ctx.db.sessions.get(s.id)!
   if (!TERMINAL.includes(s.status)) {
     updateSession(ctx, s, {

@@ -1,3 +1,8 @@
+import {
+  formatWebhookSignature,
+  webhookSignatureHeader,
+  webhookSignedPayload,
+} from '@paysession/protocol'
 import type { Context } from './context.js'
 import { hmacSha256Hex, randomId } from './crypto.js'
 import type { Storage, WebhookRow } from './storage.js'
@@ -34,14 +39,16 @@ export function enqueueStatusUpdate(
   })
 }
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` */
+/** The `Paysession-Signature` value of a body (the format is protocol's `webhookSignature.ts`). */
 export function signWebhook(
   secret: string,
   body: string,
   timestamp = Math.floor(Date.now() / 1000),
 ) {
-  const v1 = hmacSha256Hex(secret, `${timestamp}.${body}`)
-  return `t=${timestamp},v1=${v1}`
+  return formatWebhookSignature(
+    timestamp,
+    hmacSha256Hex(secret, webhookSignedPayload(timestamp, body)),
+  )
 }
 
 const isAck = (text: string) => {
@@ -92,7 +99,7 @@ export function createWebhookWorker(ctx: Context) {
             'paysession-webhook-id': w.id,
           }
           if (ctx.options.webhookSecret)
-            headers['paysession-signature'] = signWebhook(ctx.options.webhookSecret, w.body)
+            headers[webhookSignatureHeader] = signWebhook(ctx.options.webhookSecret, w.body)
           const res = await ctx.deliver(url, {
             method: 'POST',
             headers,

@@ -1,10 +1,13 @@
 import {
+  BodyTooLargeError,
   decimalToUnits,
   eip3009Abi,
   isPaySessionError,
   isTokenRefused,
+  jsonResponse,
   merchantError,
   type PaySessionError,
+  readBody,
   transferWithAuthorizationTypes,
   walk,
 } from '@paysession/protocol'
@@ -32,7 +35,7 @@ import {
 import { nonceManager, privateKeyToAccount } from 'viem/accounts'
 import type { PaySessionClient } from '../client/createPaySessionClient.js'
 import type { PaymentSession } from '../client/types.js'
-import { BodyTooLargeError, clientAddressOf, readBody } from '../http/readBody.js'
+import { clientAddressOf } from '../http/clientAddress.js'
 import { type RelayErrorCode, relayError } from './errors.js'
 import { createTokenBucketRateLimit, type RelayRateLimit } from './rateLimit.js'
 import type { RelayRecord, RelayStore, TransferAuthorization } from './types.js'
@@ -542,14 +545,14 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
       if (rateLimit && !(await rateLimit(`session:${body.sessionId}`)))
         throw relayError('RATE_LIMITED', { details: `session ${body.sessionId}` })
       const signed = await signedFor(body)
-      return json(200, { transactionHash: await relay(body, signed) }, cors)
+      return jsonResponse(200, { transactionHash: await relay(body, signed) }, cors)
     } catch (thrown) {
       const error = isPaySessionError(thrown)
         ? thrown
         : relayError('RELAY_UNAVAILABLE', { cause: thrown })
       options.onRejected?.(error, { request })
       const status = error.status ?? 503
-      return json(
+      return jsonResponse(
         status,
         { error: { code: error.code, message: error.shortMessage } },
         { ...cors, ...(status === 405 ? { allow: 'POST' } : {}) },
@@ -653,11 +656,4 @@ function revertError(error: unknown): PaySessionError {
             ? 'AUTHORIZATION_NOT_YET_VALID'
             : 'RELAY_UNAVAILABLE'
   return relayError(code, { details: text.split('\n')[0], cause: error })
-}
-
-function json(status: number, body: unknown, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  })
 }

@@ -1,6 +1,6 @@
+import { BodyTooLargeError, jsonResponse, readBody } from '@paysession/protocol'
 import { parseSessionStatus } from '../client/parse.js'
 import { merchantError } from '../errors/index.js'
-import { BodyTooLargeError, readBody } from '../http/readBody.js'
 import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js'
 import { signatureHeader, verifyWebhookSignature } from './signature.js'
 import type { PaymentStatusUpdateEvent, WebhookRejection, WebhookRejectionReason } from './types.js'
@@ -80,16 +80,9 @@ const signatureMessages = {
   SIGNATURE_MISMATCH: 'Signature does not match.',
 } as const
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  })
-}
-
 /** The acknowledgement the spec requires, with the request's id. */
 function acknowledge(id: string | number): Response {
-  return json(200, { jsonrpc: '2.0', result: 'ok', id })
+  return jsonResponse(200, { jsonrpc: '2.0', result: 'ok', id })
 }
 
 class Rejected {
@@ -280,7 +273,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         },
         { request },
       )
-      return json(
+      return jsonResponse(
         status,
         {
           jsonrpc: '2.0',

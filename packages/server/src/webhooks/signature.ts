@@ -1,5 +1,11 @@
-/** Header carrying the sandbox's webhook signature (an extension of the spec). */
-export const signatureHeader = 'Paysession-Signature'
+import {
+  parseWebhookSignature,
+  webhookSignatureHeader,
+  webhookSignedPrefix,
+} from '@paysession/protocol'
+
+/** Header carrying the webhook signature (an extension of the spec; its format is protocol's). */
+export const signatureHeader = webhookSignatureHeader
 
 export type VerifySignatureParameters = {
   secret: string
@@ -20,22 +26,7 @@ export type VerifySignatureResult =
       reason: 'MISSING_SIGNATURE' | 'MALFORMED_SIGNATURE' | 'STALE_TIMESTAMP' | 'SIGNATURE_MISMATCH'
     }
 
-function parseHeader(header: string): { timestamp: number; signatures: string[] } | undefined {
-  let timestamp: number | undefined
-  const signatures: string[] = []
-  for (const part of header.split(',')) {
-    const separator = part.indexOf('=')
-    if (separator < 0) continue
-    const key = part.slice(0, separator).trim()
-    const value = part.slice(separator + 1).trim()
-    if (key === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value)
-    else if (key === 'v1' && /^[0-9a-fA-F]{64}$/.test(value)) signatures.push(value.toLowerCase())
-  }
-  if (timestamp === undefined || signatures.length === 0) return undefined
-  return { timestamp, signatures }
-}
-
-/** Bytes of a hex string that parseHeader checked (64 hex digits). */
+/** Bytes of a hex string that parseWebhookSignature checked (64 hex digits). */
 function hexBytes(hex: string): Uint8Array {
   const bytes = new Uint8Array(hex.length / 2)
   for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16)
@@ -88,14 +79,14 @@ export async function verifyWebhookSignature(
 ): Promise<VerifySignatureResult> {
   const { secret, header, body, toleranceSeconds = 300 } = parameters
   if (!header) return { ok: false, reason: 'MISSING_SIGNATURE' }
-  const parsed = parseHeader(header)
+  const parsed = parseWebhookSignature(header)
   if (!parsed) return { ok: false, reason: 'MALFORMED_SIGNATURE' }
   const now = parameters.now ?? Math.floor(Date.now() / 1000)
   if (Math.abs(now - parsed.timestamp) > toleranceSeconds) {
     return { ok: false, reason: 'STALE_TIMESTAMP' }
   }
   const expected = await hmacSha256(secret, [
-    encoder.encode(`${parsed.timestamp}.`),
+    encoder.encode(webhookSignedPrefix(parsed.timestamp)),
     typeof body === 'string' ? encoder.encode(body) : body,
   ])
   let matched = false

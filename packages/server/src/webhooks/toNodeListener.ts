@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { setClientAddress } from '../http/readBody.js'
+import { setClientAddress } from '../http/clientAddress.js'
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse) => void
 

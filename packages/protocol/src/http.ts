@@ -1,4 +1,8 @@
-/** A body over the handler's limit: the handler answers 413. */
+// The HTTP pieces the service's two sides share, the sandbox (the service) and the server (the
+// merchant's webhook and relay handlers): a request body read no further than a limit, and a JSON
+// answer. Web `Request`/`Response` only, which Node, Deno, Bun, Workers and browsers all have.
+
+/** A body over the reader's limit: the handler answers 413. */
 export class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError'
 }
@@ -6,15 +10,16 @@ export class BodyTooLargeError extends Error {
 /**
  * Reads a request's body chunk by chunk and stops at `maxBytes`: a larger body is refused as
  * soon as the limit is passed (the rest is never read), whatever `content-length` says or when
- * there is none. Every handler of this package reads its body through it, never with
- * `request.text()`, which would buffer an unbounded body first.
+ * there is none. Handlers read their bodies through it, never with `request.text()`, which would
+ * buffer an unbounded body first.
  * @example const bytes = await readBody(request, 16 * 1024)
  */
 export async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = () => new BodyTooLargeError(`The body is over ${maxBytes} bytes.`)
   const declared = Number(request.headers.get('content-length') ?? '0')
   if (declared > maxBytes) {
     await request.body?.cancel().catch(() => undefined)
-    throw new BodyTooLargeError(`The body is over ${maxBytes} bytes.`)
+    throw tooLarge()
   }
   if (!request.body) return new Uint8Array(0)
   const reader = request.body.getReader()
@@ -26,7 +31,7 @@ export async function readBody(request: Request, maxBytes: number): Promise<Uint
     size += value.byteLength
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined)
-      throw new BodyTooLargeError(`The body is over ${maxBytes} bytes.`)
+      throw tooLarge()
     }
     chunks.push(value)
   }
@@ -39,17 +44,17 @@ export async function readBody(request: Request, maxBytes: number): Promise<Uint
   return body
 }
 
-const addresses = new WeakMap<Request, string>()
-
-/** Remembers the peer address of a request built from a socket (`toNodeListener` does it). */
-export function setClientAddress(request: Request, address: string | undefined): void {
-  if (address) addresses.set(request, address)
-}
-
 /**
- * The peer address `toNodeListener` saw for this request, or `undefined` (a fetch-style framework
- * knows it in its own way). Never read from a header a client can set.
+ * A JSON answer: `body` as JSON with its status and any further headers.
+ * @example return jsonResponse(404, { error: { code: 'SESSION_NOT_FOUND', message } })
  */
-export function clientAddressOf(request: Request): string | undefined {
-  return addresses.get(request)
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  })
 }
