@@ -96,7 +96,10 @@ describe('parseAmount', () => {
     fc.assert(
       fc.property(
         // Arbitrary text, and amounts written out from units (so both outcomes are drawn).
-        fc.oneof(fc.string(), fc.tuple(unitsArb, decimalsArb).map(([u, d]) => toDecimalString(u, d))),
+        fc.oneof(
+          fc.string(),
+          fc.tuple(unitsArb, decimalsArb).map(([u, d]) => toDecimalString(u, d)),
+        ),
         decimalsArb,
         (value, decimals) => {
           const result = outcome(value, decimals)

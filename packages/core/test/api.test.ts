@@ -19,6 +19,7 @@ import {
   startFlakyProxy,
   startSandbox,
   waitForStep,
+  withCheckout,
 } from './support.js'
 
 let sb: Sandbox
@@ -186,20 +187,14 @@ describe('service client (session token)', () => {
 describe('expiry', () => {
   test('the funding window ends while the checkout is open: "expired" with SESSION_EXPIRED', async () => {
     const created = await createSession(sb, '1.00')
-    const checkout = createCheckout(config(), {
-      sessionId: created.paymentSessionId,
-      sessionToken: created.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config(), created, async (checkout) => {
       await waitForStep(checkout, 'chooseWallet')
       sb.clock.advance(121) // past the 120 s funding window; the token (600 s) is still valid
       const expired = await waitForStep(checkout, 'expired') // noticed by polling
       expect(expired.session?.status).toBe('CANCELED')
       expect(expired.error?.code).toBe('SESSION_EXPIRED')
       expect(expired.canRetry).toBe(false)
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('an expired session token: SESSION_TOKEN_EXPIRED; the checkout cannot follow it, never "expired"', async () => {

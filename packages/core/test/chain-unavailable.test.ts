@@ -1,11 +1,7 @@
 import { createServer } from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import {
-  createCheckout,
-  createMemoryStorage,
-  createPaySessionConfig,
-} from '../src/exports/index.js'
-import { createSession, type Sandbox, startSandbox, waitForStep } from './support.js'
+import { createMemoryStorage, createPaySessionConfig } from '../src/exports/index.js'
+import { createSession, type Sandbox, startSandbox, waitForStep, withCheckout } from './support.js'
 
 let sb: Sandbox
 beforeAll(async () => {
@@ -32,11 +28,7 @@ test('no reachable RPC: the error names the network and the URL, and says how to
     rpcUrls: { 31337: rpc },
     storage: createMemoryStorage(),
   })
-  const checkout = createCheckout(config, {
-    sessionId: session.paymentSessionId,
-    sessionToken: session.paymentSessionToken,
-  })
-  try {
+  await withCheckout(config, session, async (checkout) => {
     const failed = await waitForStep(checkout, 'failed')
     const error = failed.error!
     expect(error.code).toBe('CHAIN_UNAVAILABLE')
@@ -45,7 +37,5 @@ test('no reachable RPC: the error names the network and the URL, and says how to
     expect(error.message).toContain(
       "Set one: rpcUrls: { 31337: 'https://…' } in createPaySessionConfig or on <paysession-checkout>",
     )
-  } finally {
-    checkout.destroy()
-  }
+  })
 })

@@ -19,6 +19,7 @@ import {
   testWalletWagmi,
   transfersTo,
   waitForStep,
+  withCheckout,
 } from './support.js'
 
 let sb: Sandbox
@@ -38,12 +39,7 @@ describe('checkout controller against the sandbox', () => {
     const customer = sb.customers[1]!
     const session = await createSession(sb, amount, currency)
     const config = paySessionConfig(sb, mockWagmi(sb, customer.address))
-    const checkout = createCheckout(config, {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    const steps = recordSteps(checkout)
-    try {
+    await withCheckout(config, session, async (checkout, steps) => {
       const start = await waitForStep(checkout, 'chooseWallet')
       expect(start.wallets.map((w) => w.id)).toEqual(['mock'])
       expect(start.network?.name).toBe('LOCAL')
@@ -97,9 +93,7 @@ describe('checkout controller against the sandbox', () => {
 
       await captureAll(sb, session.paymentSessionId, amount)
       await waitForStep(checkout, 'completed')
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('declined in the wallet, then retry pays once', async () => {
@@ -107,11 +101,7 @@ describe('checkout controller against the sandbox', () => {
     const session = await createSession(sb, '5.00')
     const { wallet, provider } = createTestWallet(sb.rpcUrl, customer.address)
     const config = paySessionConfig(sb, testWalletWagmi(sb, provider))
-    const checkout = createCheckout(config, {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config, session, async (checkout) => {
       await waitForStep(checkout, 'chooseWallet')
       await checkout.connect('testWallet')
       await waitForStep(checkout, 'chooseToken')
@@ -133,9 +123,7 @@ describe('checkout controller against the sandbox', () => {
       expect(
         await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
       ).toHaveLength(1)
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('insufficient balance is refused before the wallet opens', async () => {
@@ -143,11 +131,7 @@ describe('checkout controller against the sandbox', () => {
     const session = await createSession(sb, '20000.00') // customers hold 10,000 of each
     const { wallet, provider } = createTestWallet(sb.rpcUrl, customer.address)
     const config = paySessionConfig(sb, testWalletWagmi(sb, provider))
-    const checkout = createCheckout(config, {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config, session, async (checkout) => {
       await waitForStep(checkout, 'chooseWallet')
       await checkout.connect('testWallet')
       const choose = await waitForStep(checkout, 'chooseToken')
@@ -160,9 +144,7 @@ describe('checkout controller against the sandbox', () => {
       })
       await checkout.pay() // not in review: nothing happens
       expect(wallet.requests.some((r) => r.method === 'eth_sendTransaction')).toBe(false)
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('wrong chain: the wallet is switched to the session network before paying', async () => {
@@ -170,11 +152,7 @@ describe('checkout controller against the sandbox', () => {
     const session = await createSession(sb, '1.00')
     const wagmi = mockWagmi(sb, customer.address, { startOn: 'other' })
     const config = paySessionConfig(sb, wagmi)
-    const checkout = createCheckout(config, {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config, session, async (checkout) => {
       await waitForStep(checkout, 'chooseWallet')
       await checkout.connect('mock')
       await waitForStep(checkout, 'chooseToken')
@@ -182,9 +160,7 @@ describe('checkout controller against the sandbox', () => {
       await checkout.pay()
       await waitForStep(checkout, 'paid')
       expect(wagmi.state.connections.get(wagmi.state.current!)?.chainId).toBe(31337)
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('wrong chain, switch declined: WRONG_NETWORK, nothing sent, retry allowed', async () => {
@@ -195,11 +171,7 @@ describe('checkout controller against the sandbox', () => {
       features: { switchChainError: true },
     })
     const config = paySessionConfig(sb, wagmi)
-    const checkout = createCheckout(config, {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config, session, async (checkout) => {
       await waitForStep(checkout, 'chooseWallet')
       await checkout.connect('mock')
       await waitForStep(checkout, 'chooseToken')
@@ -213,9 +185,7 @@ describe('checkout controller against the sandbox', () => {
       expect(
         await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
       ).toHaveLength(0)
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('a wallet that does not know the network gets it added, then pays', async () => {
@@ -223,11 +193,7 @@ describe('checkout controller against the sandbox', () => {
     const session = await createSession(sb, '2.00')
     const { wallet, provider } = createTestWallet(sb.rpcUrl, customer.address, [1337])
     const config = paySessionConfig(sb, testWalletWagmi(sb, provider))
-    const checkout = createCheckout(config, {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config, session, async (checkout) => {
       await waitForStep(checkout, 'chooseWallet')
       await checkout.connect('testWallet')
       await waitForStep(checkout, 'chooseToken')
@@ -238,9 +204,7 @@ describe('checkout controller against the sandbox', () => {
       expect(add?.params).toEqual([
         expect.objectContaining({ chainId: '0x7a69', rpcUrls: [sb.rpcUrl] }),
       ])
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('reload with an authorised wallet: reconnects and goes straight to the token choice', async () => {
@@ -249,59 +213,48 @@ describe('checkout controller against the sandbox', () => {
     const wagmi = mockWagmi(sb, customer.address, {
       features: { defaultConnected: true, reconnect: true },
     })
-    const checkout = createCheckout(paySessionConfig(sb, wagmi), {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    const steps = recordSteps(checkout)
-    try {
+    await withCheckout(paySessionConfig(sb, wagmi), session, async (checkout, steps) => {
       const state = await waitForStep(checkout, 'chooseToken')
       expect(state.account).toBe(customer.address)
       expect(state.selectedToken).toBe('USDC') // the session's token, preselected
       expect(steps).not.toContain('chooseWallet')
       await checkout.disconnect()
       expect(checkout.getState()).toMatchObject({ step: 'chooseWallet', account: undefined })
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('manual payment: the controller follows the status to "paid"', async () => {
     const session = await createSession(sb, '2.50')
-    const checkout = createCheckout(paySessionConfig(sb, mockWagmi(sb, sb.customers[1]!.address)), {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    try {
-      await waitForStep(checkout, 'chooseWallet')
-      checkout.payManually()
-      const manual = checkout.getState()
-      expect(manual.step).toBe('manual')
-      expect(manual.session?.oneTimeWalletAddress).toBe(session.oneTimeWalletAddress)
-      await sb.pay(session.paymentSessionId, { token: 'USDT' })
-      const paid = await waitForStep(checkout, 'paid')
-      expect(paid.session?.tokenSymbol).toBe('USDT')
-    } finally {
-      checkout.destroy()
-    }
+    await withCheckout(
+      paySessionConfig(sb, mockWagmi(sb, sb.customers[1]!.address)),
+      session,
+      async (checkout) => {
+        await waitForStep(checkout, 'chooseWallet')
+        checkout.payManually()
+        const manual = checkout.getState()
+        expect(manual.step).toBe('manual')
+        expect(manual.session?.oneTimeWalletAddress).toBe(session.oneTimeWalletAddress)
+        await sb.pay(session.paymentSessionId, { token: 'USDT' })
+        const paid = await waitForStep(checkout, 'paid')
+        expect(paid.session?.tokenSymbol).toBe('USDT')
+      },
+    )
   })
 
   test('manual payment, then back to a wallet after all', async () => {
     const session = await createSession(sb, '2.50')
-    const checkout = createCheckout(paySessionConfig(sb, mockWagmi(sb, sb.customers[1]!.address)), {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    try {
-      await waitForStep(checkout, 'chooseWallet')
-      checkout.payManually()
-      expect(checkout.getState().step).toBe('manual')
-      await checkout.connect('mock')
-      const choose = await waitForStep(checkout, 'chooseToken')
-      expect(choose.tokens.map((t) => t.symbol)).toEqual(['USDC', 'USDT'])
-    } finally {
-      checkout.destroy()
-    }
+    await withCheckout(
+      paySessionConfig(sb, mockWagmi(sb, sb.customers[1]!.address)),
+      session,
+      async (checkout) => {
+        await waitForStep(checkout, 'chooseWallet')
+        checkout.payManually()
+        expect(checkout.getState().step).toBe('manual')
+        await checkout.connect('mock')
+        const choose = await waitForStep(checkout, 'chooseToken')
+        expect(choose.tokens.map((t) => t.symbol)).toEqual(['USDC', 'USDT'])
+      },
+    )
   })
 })
 
@@ -345,11 +298,7 @@ describe('never twice', () => {
     const customer = sb.customers[1]!
     const session = await createSession(sb, '4.00')
     const config = paySessionConfig(sb, mockWagmi(sb, customer.address))
-    const checkout = createCheckout(config, {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config, session, async (checkout) => {
       await waitForStep(checkout, 'chooseWallet')
       await checkout.connect('mock')
       await waitForStep(checkout, 'chooseToken')
@@ -359,9 +308,7 @@ describe('never twice', () => {
       expect(
         await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
       ).toHaveLength(1)
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('two tabs pay at the same moment: one transfer, the other tab follows it', async () => {
@@ -526,17 +473,11 @@ describe('never twice', () => {
     const session = await createSession(sb, '3.00')
     await sb.pay(session.paymentSessionId, { amount: '1.00' }) // a partial payment: stays PENDING
     const config = paySessionConfig(sb, mockWagmi(sb, customer.address))
-    const checkout = createCheckout(config, {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config, session, async (checkout) => {
       const state = await waitForStep(checkout, 'waitingForService')
       expect(['CREATED', 'PENDING']).toContain(state.session?.status)
       expect(state.error).toBeUndefined()
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 })
 

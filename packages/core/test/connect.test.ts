@@ -1,15 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
-import {
-  createCheckout,
-  createMemoryStorage,
-  createPaySessionConfig,
-} from '../src/exports/index.js'
+import { createMemoryStorage, createPaySessionConfig } from '../src/exports/index.js'
 import {
   createSession,
   createTestWallet,
   type Sandbox,
   startSandbox,
   waitForStep,
+  withCheckout,
 } from './support.js'
 
 // A browser-like `window` for wagmi's EIP-6963 discovery (mipd) and its injected connector: the
@@ -69,11 +66,7 @@ describe('connect() without a wallet id', () => {
     const { wallet, provider } = createTestWallet(sb.rpcUrl, sb.customers[3]!.address)
     announce(window, untilApproved(provider), 'com.example.announced', 'Announced Wallet')
     const session = await createSession(sb, '2.00')
-    const checkout = createCheckout(config(), {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config(), session, async (checkout) => {
       const start = await waitForStep(checkout, 'chooseWallet')
       expect(start.wallets.map((w) => w.id)).toEqual(['com.example.announced'])
       await checkout.connect()
@@ -85,45 +78,31 @@ describe('connect() without a wallet id', () => {
       await checkout.pay()
       await waitForStep(checkout, 'paid')
       expect(wallet.requests.filter((r) => r.method === 'eth_sendTransaction')).toHaveLength(1)
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('with only window.ethereum (nothing announced) it connects the injected provider', async () => {
     const { wallet, provider } = createTestWallet(sb.rpcUrl, sb.customers[3]!.address)
     browserWindow(untilApproved(provider))
     const session = await createSession(sb, '2.00')
-    const checkout = createCheckout(config(), {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config(), session, async (checkout) => {
       const start = await waitForStep(checkout, 'chooseWallet')
       expect(start.wallets.map((w) => w.id)).toEqual(['injected'])
       await checkout.connect()
       const chosen = await waitForStep(checkout, ['chooseToken', 'review'])
       expect(chosen.error).toBeUndefined()
       expect(wallet.requests.some((r) => r.method === 'eth_requestAccounts')).toBe(true)
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('with no wallet at all it fails with WALLET_NOT_FOUND', async () => {
     browserWindow()
     const session = await createSession(sb, '2.00')
-    const checkout = createCheckout(config(), {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config(), session, async (checkout) => {
       await waitForStep(checkout, 'chooseWallet')
       await checkout.connect()
       const failed = await waitForStep(checkout, ['chooseWallet', 'failed'])
       expect(failed.error?.code).toBe('WALLET_NOT_FOUND')
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 })

@@ -1,6 +1,5 @@
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createCheckout } from '../src/exports/index.js'
 import {
   anvilRpc,
   createSession,
@@ -10,6 +9,7 @@ import {
   startSandbox,
   testWalletWagmi,
   waitForStep,
+  withCheckout,
 } from './support.js'
 
 // The no-gas notice tells a customer the network fee cannot be paid: true only when the fee
@@ -29,20 +29,18 @@ async function tokenStep(account: `0x${string}`, capabilities?: Record<string, o
   const { wallet, provider } = createTestWallet(sb.rpcUrl, account)
   wallet.capabilities = capabilities as never
   const session = await createSession(sb, '5.00', 'USD')
-  const checkout = createCheckout(paySessionConfig(sb, testWalletWagmi(sb, provider)), {
-    sessionId: session.paymentSessionId,
-    sessionToken: session.paymentSessionToken,
-  })
-  try {
-    await waitForStep(checkout, 'chooseWallet')
-    await checkout.connect('testWallet')
-    const state = await waitForStep(checkout, ['chooseToken', 'review'])
-    expect(state.account).toBe(account)
-    expect(state.tokens.some((t) => t.sufficient)).toBe(true)
-    return { state, requests: wallet.requests.map((r) => r.method) }
-  } finally {
-    checkout.destroy()
-  }
+  return withCheckout(
+    paySessionConfig(sb, testWalletWagmi(sb, provider)),
+    session,
+    async (checkout) => {
+      await waitForStep(checkout, 'chooseWallet')
+      await checkout.connect('testWallet')
+      const state = await waitForStep(checkout, ['chooseToken', 'review'])
+      expect(state.account).toBe(account)
+      expect(state.tokens.some((t) => t.sufficient)).toBe(true)
+      return { state, requests: wallet.requests.map((r) => r.method) }
+    },
+  )
 }
 
 describe('gas warning', () => {

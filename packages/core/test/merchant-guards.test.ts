@@ -16,6 +16,7 @@ import {
   startSandbox,
   transfersTo,
   waitForStep,
+  withCheckout,
 } from './support.js'
 
 // What a merchant page can pin down: where the service is (https only) and what the session
@@ -99,22 +100,22 @@ describe('expected amount and currency', () => {
       ['25.00', 'EUR'],
     ] as const) {
       const config = paySessionConfig(sb, mockWagmi(sb, customer.address))
-      const checkout = createCheckout(config, {
-        sessionId: session.paymentSessionId,
-        sessionToken: session.paymentSessionToken,
-        expectedAmount,
-        expectedCurrency,
-      })
-      try {
-        const state = await waitForStep(checkout, 'failed')
-        expect(state.error?.code).toBe('SESSION_MISMATCH')
-        expect(state.error?.shortMessage).toMatch(/does not match/)
-        expect(state.canRetry).toBe(false)
-        checkout.payManually()
-        expect(checkout.getState().step).toBe('failed')
-      } finally {
-        checkout.destroy()
-      }
+      await withCheckout(
+        config,
+        session,
+        async (checkout) => {
+          const state = await waitForStep(checkout, 'failed')
+          expect(state.error?.code).toBe('SESSION_MISMATCH')
+          expect(state.error?.shortMessage).toMatch(/does not match/)
+          expect(state.canRetry).toBe(false)
+          checkout.payManually()
+          expect(checkout.getState().step).toBe('failed')
+        },
+        {
+          expectedAmount,
+          expectedCurrency,
+        },
+      )
 
       // The action refuses too, for code that calls it directly.
       const direct = await getSession(config, {
@@ -171,22 +172,22 @@ describe('expected amount and currency', () => {
     const customer = sb.customers[3]!
     const session = await createSession(sb, '25.00', 'USD')
     const config = paySessionConfig(sb, mockWagmi(sb, customer.address))
-    const checkout = createCheckout(config, {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-      expectedAmount: '25.000',
-      expectedCurrency: 'usd',
-    })
-    try {
-      await waitForStep(checkout, 'chooseWallet')
-      await checkout.connect('mock')
-      await waitForStep(checkout, 'chooseToken')
-      checkout.selectToken('USDC')
-      await checkout.pay()
-      await waitForStep(checkout, 'paid')
-    } finally {
-      checkout.destroy()
-    }
+    await withCheckout(
+      config,
+      session,
+      async (checkout) => {
+        await waitForStep(checkout, 'chooseWallet')
+        await checkout.connect('mock')
+        await waitForStep(checkout, 'chooseToken')
+        checkout.selectToken('USDC')
+        await checkout.pay()
+        await waitForStep(checkout, 'paid')
+      },
+      {
+        expectedAmount: '25.000',
+        expectedCurrency: 'usd',
+      },
+    )
     expect(
       await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
     ).toHaveLength(1)

@@ -1,6 +1,6 @@
 import type { Profile } from '@paysession/sandbox'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createCheckout, getSession, reportFunding, waitForSession } from '../src/exports/index.js'
+import { getSession, reportFunding, waitForSession } from '../src/exports/index.js'
 import {
   mockWagmi,
   paySessionConfig,
@@ -8,6 +8,7 @@ import {
   startSandbox,
   transfersTo,
   waitForStep,
+  withCheckout,
 } from './support.js'
 
 // The checkout's main flow against both sandbox profiles: `default` (every extension) and
@@ -71,11 +72,7 @@ describe.each<Profile>(['default', 'strict'])('checkout against the %s profile',
       const customer = sb.customers[3]!
       const created = await create(amount, currency)
       const config = paySessionConfig(sb, mockWagmi(sb, customer.address))
-      const checkout = createCheckout(config, {
-        sessionId: created.paymentSessionId,
-        sessionToken: created.paymentSessionToken,
-      })
-      try {
+      await withCheckout(config, created, async (checkout) => {
         const start = await waitForStep(checkout, 'chooseWallet')
         expect(start.amount).toBe(amount)
         expect(start.network?.name).toBe('LOCAL')
@@ -116,9 +113,7 @@ describe.each<Profile>(['default', 'strict'])('checkout against the %s profile',
           timeout: 20_000,
         })
         expect(settled.status).toBe('SUCCEEDED')
-      } finally {
-        checkout.destroy()
-      }
+      })
     },
   )
 })

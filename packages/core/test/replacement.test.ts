@@ -16,6 +16,7 @@ import {
   startSandbox,
   transfersTo,
   waitForStep,
+  withCheckout,
 } from './support.js'
 
 // The wallet replaces the payment's transaction while it is pending (speed up, cancel), as
@@ -115,11 +116,7 @@ describe('replaced transactions', () => {
       sb,
       mockWagmi(sb, customer.address, { pollingInterval: 100, onRpc: (body) => rpc.push(body) }),
     )
-    const checkout = createCheckout(config, {
-      sessionId: created.paymentSessionId,
-      sessionToken: created.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config, created, async (checkout) => {
       await waitForStep(checkout, 'chooseWallet')
       await checkout.connect('mock')
       await waitForStep(checkout, 'chooseToken')
@@ -151,9 +148,7 @@ describe('replaced transactions', () => {
       expect(
         await transfersTo(sb, sb.tokens.USDC.address, created.oneTimeWalletAddress),
       ).toHaveLength(1)
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('reload while pending, then sped up: the new page follows the replacement', async () => {

@@ -19,9 +19,12 @@ import {
   type Checkout,
   type CheckoutState,
   type CheckoutStep,
+  type CreateCheckoutParameters,
+  createCheckout,
   createMemoryStorage,
   createPaySessionConfig,
   createRegistry,
+  type PaySessionConfig,
   type PaySessionStorage,
 } from '../src/exports/index.js'
 
@@ -372,6 +375,30 @@ export function recordSteps(checkout: Checkout) {
     if (steps[steps.length - 1] !== state.step) steps.push(state.step)
   })
   return steps
+}
+
+/**
+ * The checkout of a created session, the steps it went through, and `destroy()` once `run` ends,
+ * passed or failed: the setup every checkout test shares.
+ * @example await withCheckout(config, session, async (checkout, steps) => { ... })
+ */
+export async function withCheckout<T>(
+  config: PaySessionConfig,
+  session: { paymentSessionId: string; paymentSessionToken: string },
+  run: (checkout: Checkout, steps: CheckoutStep[]) => Promise<T>,
+  parameters: Partial<CreateCheckoutParameters> = {},
+): Promise<T> {
+  const checkout = createCheckout(config, {
+    sessionId: session.paymentSessionId,
+    sessionToken: session.paymentSessionToken,
+    ...parameters,
+  })
+  const steps = recordSteps(checkout)
+  try {
+    return await run(checkout, steps)
+  } finally {
+    checkout.destroy()
+  }
 }
 
 /**

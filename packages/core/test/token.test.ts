@@ -11,6 +11,7 @@ import {
   startSandbox,
   transfersTo,
   waitForStep,
+  withCheckout,
 } from './support.js'
 
 let sb: Sandbox
@@ -40,12 +41,7 @@ describe('token expired', () => {
     const customer = sb.customers[1]!
     const session = await createSession(sb, '4.00')
     const config = paySessionConfig(sb, mockWagmi(sb, customer.address))
-    const checkout = createCheckout(config, {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    const steps = recordSteps(checkout)
-    try {
+    await withCheckout(config, session, async (checkout, steps) => {
       await waitForStep(checkout, 'chooseWallet')
       sb.clock.advance(tokenLifetime + 60)
       // The service refuses the token now: the checkout cannot follow it there.
@@ -58,34 +54,29 @@ describe('token expired', () => {
       expect(paid.session?.tokenSymbol).toBe('USDT')
       expect(steps).not.toContain('expired')
       expect(steps).not.toContain('failed')
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('paying by hand past the token lifetime: the manual step stays, the chain shows it paid', async () => {
     const session = await createSession(sb, '5.00')
-    const checkout = createCheckout(paySessionConfig(sb, mockWagmi(sb, sb.customers[1]!.address)), {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    const steps = recordSteps(checkout)
-    try {
-      await waitForStep(checkout, 'chooseWallet')
-      checkout.payManually()
-      expect(checkout.getState().step).toBe('manual')
-      sb.clock.advance(tokenLifetime + 60)
-      // The customer keeps the address ("pay before" the funding window), the service refuses
-      // the token: the step stays, and the chain is watched behind it.
-      await new Promise((resolve) => setTimeout(resolve, 1_000))
-      expect(checkout.getState().step).toBe('manual')
-      await sb.pay(session.paymentSessionId)
-      await waitForStep(checkout, 'paid')
-      expect(steps).not.toContain('expired')
-      expect(steps).not.toContain('untracked')
-    } finally {
-      checkout.destroy()
-    }
+    await withCheckout(
+      paySessionConfig(sb, mockWagmi(sb, sb.customers[1]!.address)),
+      session,
+      async (checkout, steps) => {
+        await waitForStep(checkout, 'chooseWallet')
+        checkout.payManually()
+        expect(checkout.getState().step).toBe('manual')
+        sb.clock.advance(tokenLifetime + 60)
+        // The customer keeps the address ("pay before" the funding window), the service refuses
+        // the token: the step stays, and the chain is watched behind it.
+        await new Promise((resolve) => setTimeout(resolve, 1_000))
+        expect(checkout.getState().step).toBe('manual')
+        await sb.pay(session.paymentSessionId)
+        await waitForStep(checkout, 'paid')
+        expect(steps).not.toContain('expired')
+        expect(steps).not.toContain('untracked')
+      },
+    )
   })
 
   test('no fresh token, page opened after the token lifetime: the stored facts and the chain decide', async () => {
@@ -117,18 +108,15 @@ describe('token expired', () => {
   test('no fresh token, nothing known about the session: cannot be followed here, not expired', async () => {
     const session = await createSession(sb, '2.00')
     sb.clock.advance(tokenLifetime + 60)
-    const checkout = createCheckout(paySessionConfig(sb, mockWagmi(sb, sb.customers[1]!.address)), {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-    })
-    const steps = recordSteps(checkout)
-    try {
-      const state = await waitForStep(checkout, 'untracked')
-      expect(state.error?.code).toBe('SESSION_TOKEN_EXPIRED')
-      expect(steps).not.toContain('expired')
-    } finally {
-      checkout.destroy()
-    }
+    await withCheckout(
+      paySessionConfig(sb, mockWagmi(sb, sb.customers[1]!.address)),
+      session,
+      async (checkout, steps) => {
+        const state = await waitForStep(checkout, 'untracked')
+        expect(state.error?.code).toBe('SESSION_TOKEN_EXPIRED')
+        expect(steps).not.toContain('expired')
+      },
+    )
   })
 
   test('the page hands a fresh token: pays after the token lifetime through the service', async () => {
@@ -136,49 +124,48 @@ describe('token expired', () => {
     const session = await createSession(sb, '3.00')
     const config = paySessionConfig(sb, mockWagmi(sb, customer.address))
     let asked = 0
-    const checkout = createCheckout(config, {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-      getSessionToken: async () => {
-        asked++
-        return renewToken(session.paymentSessionId)
+    await withCheckout(
+      config,
+      session,
+      async (checkout, steps) => {
+        await waitForStep(checkout, 'chooseWallet')
+        await checkout.connect('mock')
+        await waitForStep(checkout, 'chooseToken')
+        checkout.selectToken('USDC')
+        sb.clock.advance(tokenLifetime + 60)
+        await checkout.pay()
+        const paid = await waitForStep(checkout, 'paid')
+        expect(paid.session?.status).toBe('FUNDED')
+        expect(asked).toBeGreaterThanOrEqual(1)
+        expect(steps).not.toContain('expired')
+        expect(steps).not.toContain('untracked')
+        expect(
+          await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
+        ).toHaveLength(1)
       },
-    })
-    const steps = recordSteps(checkout)
-    try {
-      await waitForStep(checkout, 'chooseWallet')
-      await checkout.connect('mock')
-      await waitForStep(checkout, 'chooseToken')
-      checkout.selectToken('USDC')
-      sb.clock.advance(tokenLifetime + 60)
-      await checkout.pay()
-      const paid = await waitForStep(checkout, 'paid')
-      expect(paid.session?.status).toBe('FUNDED')
-      expect(asked).toBeGreaterThanOrEqual(1)
-      expect(steps).not.toContain('expired')
-      expect(steps).not.toContain('untracked')
-      expect(
-        await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
-      ).toHaveLength(1)
-    } finally {
-      checkout.destroy()
-    }
+      {
+        getSessionToken: async () => {
+          asked++
+          return renewToken(session.paymentSessionId)
+        },
+      },
+    )
   })
 
   test('opened after the token lifetime with a token provider: loads as usual', async () => {
     const session = await createSession(sb, '3.00')
     sb.clock.advance(tokenLifetime + 60)
-    const checkout = createCheckout(paySessionConfig(sb, mockWagmi(sb, sb.customers[2]!.address)), {
-      sessionId: session.paymentSessionId,
-      sessionToken: session.paymentSessionToken,
-      getSessionToken: () => renewToken(session.paymentSessionId),
-    })
-    try {
-      const state = await waitForStep(checkout, 'chooseWallet')
-      expect(state.error).toBeUndefined()
-      expect(state.session?.status).toBe('CREATED')
-    } finally {
-      checkout.destroy()
-    }
+    await withCheckout(
+      paySessionConfig(sb, mockWagmi(sb, sb.customers[2]!.address)),
+      session,
+      async (checkout) => {
+        const state = await waitForStep(checkout, 'chooseWallet')
+        expect(state.error).toBeUndefined()
+        expect(state.session?.status).toBe('CREATED')
+      },
+      {
+        getSessionToken: () => renewToken(session.paymentSessionId),
+      },
+    )
   })
 })

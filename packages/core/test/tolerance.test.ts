@@ -1,6 +1,6 @@
 import { startRewritingProxy } from '@paysession/sandbox'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createCheckout, getSession, type PaySessionError } from '../src/exports/index.js'
+import { getSession, type PaySessionError } from '../src/exports/index.js'
 import {
   createSession,
   mockWagmi,
@@ -8,6 +8,7 @@ import {
   type Sandbox,
   startSandbox,
   waitForStep,
+  withCheckout,
 } from './support.js'
 
 // Tolerant of what the spec does not promise, strict about what it does: a real service (the
@@ -79,11 +80,7 @@ describe('extensions of another type', () => {
     const config = paySessionConfig(sb, mockWagmi(sb, sb.customers[4]!.address), {
       apiBase: odd.url,
     })
-    const checkout = createCheckout(config, {
-      sessionId: created.paymentSessionId,
-      sessionToken: created.paymentSessionToken,
-    })
-    try {
+    await withCheckout(config, created, async (checkout) => {
       await waitForStep(checkout, 'chooseWallet')
       await checkout.connect('mock')
       // A list of one is skipped: straight to the review of that token.
@@ -94,9 +91,7 @@ describe('extensions of another type', () => {
       await checkout.pay()
       const paid = await waitForStep(checkout, 'paid')
       expect(paid.hash).toMatch(/^0x[0-9a-f]{64}$/)
-    } finally {
-      checkout.destroy()
-    }
+    })
   })
 
   test('a listed field of the wrong type is still INVALID_RESPONSE', async () => {

@@ -105,12 +105,8 @@ export {
   type ButtonStatus,
   type ButtonStatusParameters,
   buttonStatus,
-  type CheckoutEvent,
-  type CheckoutMachine,
-  canPay,
   type InFlightStep,
   inFlightSteps,
-  initialMachine,
   isInFlight,
   isStepIn,
   type LockedStep,
@@ -119,6 +115,12 @@ export {
   offerSteps,
   type PaidStep,
   paidSteps,
+} from '../checkout/steps.js'
+export {
+  type CheckoutEvent,
+  type CheckoutMachine,
+  canPay,
+  initialMachine,
   transition,
 } from '../checkout/transition.js'
 export type {
