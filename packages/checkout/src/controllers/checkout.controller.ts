@@ -16,6 +16,7 @@ import {
 } from '@paysession/core'
 import type { CreateConnectorFn, Config as WagmiConfig } from '@wagmi/core'
 import type { CSSResult, ReactiveController, ReactiveControllerHost } from 'lit'
+import { numbers } from '../i18n/localize.js'
 import { PaySessionErrorEvent } from '../events/error.js'
 import { PaySessionFundingSentEvent } from '../events/funding-sent.js'
 import { PaySessionPaidEvent } from '../events/paid.js'
@@ -295,7 +296,7 @@ export class CheckoutController implements ReactiveController {
       sessionToken,
       // Read at each refusal: a page may set the provider after the element.
       getSessionToken: () => h.tokenProvider?.(sessionId),
-      locale: h.resolvedLocale,
+      locale: numbers(h.resolvedLocale),
       expectedAmount: h.expectedAmount,
       expectedCurrency: h.expectedCurrency,
       relayUrl: h.relayUrl,

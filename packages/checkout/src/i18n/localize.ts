@@ -1,19 +1,43 @@
 import { formatDecimal } from '@paysession/core'
+import { rtl } from './catalogs.js'
+import type { Plural } from './en.js'
+import { format } from './format.js'
 
-export { format } from './format.js'
+export { format }
+
+/**
+ * The locale with Latin digits: an amount or an address is compared, digit by digit, with what
+ * wallets and exchanges show, and they show Latin digits (docs/checkout.md, Languages).
+ */
+export const numbers = (locale: string) =>
+  new Intl.Locale(locale, { numberingSystem: 'latn' }).toString()
+
+// In a right-to-left language an amount with its symbol is one left-to-right island
+// (U+2066 LEFT-TO-RIGHT ISOLATE … U+2069 POP DIRECTIONAL ISOLATE): never "USDC 10.00".
+const isolate = (text: string, locale: string) => (rtl(locale) ? `\u2066${text}\u2069` : text)
 
 /**
  * An amount in its currency (`10,00 €`, `$10.123456`), from the exact decimal string: never a
  * float, every digit the service sent. A code Intl does not know follows the number.
  */
 export function formatMoney(amount: string, currency: string | undefined, locale: string): string {
-  return formatDecimal(amount, locale, {
+  const text = formatDecimal(amount, numbers(locale), {
     currency,
     minimumFractionDigits: currency ? undefined : 2,
   })
+  return isolate(text, locale)
 }
 
 /** A token amount (`10.123456 USDC`): at least two decimals, every significant one kept. */
 export function formatTokenAmount(amount: string, symbol: string | undefined, locale: string) {
-  return `${formatDecimal(amount, locale, { minimumFractionDigits: 2 })} ${symbol ?? ''}`.trim()
+  const text = `${formatDecimal(amount, numbers(locale), { minimumFractionDigits: 2 })} ${symbol ?? ''}`
+  return isolate(text.trim(), locale)
+}
+
+/** A message by the count's plural category (Intl.PluralRules), `{count}` the number. */
+export function plural(message: Plural, count: number, locale: string): string {
+  const category = new Intl.PluralRules(locale).select(count)
+  return format(message[category] ?? message.other, {
+    count: new Intl.NumberFormat(numbers(locale)).format(count),
+  })
 }
