@@ -3,15 +3,16 @@ import { css } from 'lit'
 /** The step views' styles: adopted when the dialog code loads. */
 export const dialogStyles = css`
   p {
-    margin: 0 0 0.75em;
+    margin-block: 0 0.75em;
   }
   .spinner {
     display: block;
     width: 2em;
     height: 2em;
-    margin: 0.5em auto 1em;
+    margin-block: 0.5em 1em;
+    margin-inline: auto;
     border: 3px solid var(--_border);
-    border-top-color: var(--_accent);
+    border-block-start-color: var(--_accent);
     border-radius: 50%;
     animation: spin 0.9s linear infinite;
   }
@@ -26,7 +27,7 @@ export const dialogStyles = css`
     }
   }
   h3 {
-    margin: 0 0 0.75em;
+    margin-block: 0 0.75em;
     font-size: 1em;
   }
   .muted,
@@ -44,7 +45,7 @@ export const dialogStyles = css`
   .list {
     display: grid;
     gap: 0.5em;
-    margin: 0 0 1em;
+    margin-block: 0 1em;
     padding: 0;
     list-style: none;
   }
@@ -73,7 +74,7 @@ export const dialogStyles = css`
   .actions {
     display: grid;
     gap: 0.5em;
-    margin-top: 1em;
+    margin-block-start: 1em;
   }
   .actions button {
     width: 100%;
@@ -98,7 +99,7 @@ export const dialogStyles = css`
     grid-template-columns: auto 1fr;
     align-items: center;
     gap: 0 1em;
-    margin: 0 0 1em;
+    margin-block: 0 1em;
   }
   dt {
     color: var(--_muted);
@@ -138,6 +139,10 @@ export const dialogStyles = css`
     font-family: ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
     font-size: 0.9em;
     overflow-wrap: anywhere;
+    /* An address or a hash reads left to right in every language, isolated from the sentence
+       around it; amounts are isolated where they are formatted (i18n/localize.ts). */
+    direction: ltr;
+    unicode-bidi: isolate;
   }
   .address {
     flex-wrap: wrap;
@@ -157,18 +162,22 @@ export const dialogStyles = css`
     text-align: end;
     word-spacing: 0.15em;
   }
+  /* Left to right inside, flush with the other values at the row's end. */
+  [dir='rtl'] .address [part~='address'] {
+    text-align: left;
+  }
   [part~='error'] {
     color: var(--_danger);
     border: 1px solid currentColor;
     border-radius: var(--_radius);
     padding: 0.6em 0.8em;
-    margin: 0 0 1em;
+    margin-block: 0 1em;
   }
   [part~='notice'] {
     background: var(--_surface);
     border-radius: var(--_radius);
     padding: 0.6em 0.8em;
-    margin: 0 0 1em;
+    margin-block: 0 1em;
   }
   .center {
     text-align: center;
@@ -177,6 +186,6 @@ export const dialogStyles = css`
     color: var(--_success);
     font-size: 2.5em;
     line-height: 1;
-    margin-bottom: 0.25em;
+    margin-block-end: 0.25em;
   }
 `
