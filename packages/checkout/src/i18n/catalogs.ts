@@ -3,30 +3,29 @@ import { languages } from './languages.js'
 
 export type { Catalog }
 
-// Spanish in the Americas reads the Latin American file (es-419), elsewhere the Spanish one.
-const americas = /^(419|AR|BO|CL|CO|CR|CU|DO|EC|GT|HN|MX|NI|PA|PE|PR|PY|SV|US|UY|VE)$/
-
 /**
- * The language file a BCP 47 locale is served from: its own tag (`zh-TW`), then Chinese by script
- * (`zh-HK` → zh-TW), Spanish by region (`es-AR` → es-419), the base language (`es`), any file of
- * that language (`pt-PT` → pt-BR); `en` when there is none.
+ * The language file a BCP 47 locale is served from, if any: its own tag (`pt-BR`), its
+ * language's in its script (`zh-HK` → zh-TW, `zh-SG` → zh-CN, `pt-PT` → pt-BR), Latin American
+ * Spanish outside Spain (`es-AR` → es-419), the base language (`de-AT` → de).
  */
-export function languageOf(locale: string): string {
+export function served(locale: string): string | undefined {
   let tag: Intl.Locale
   try {
     tag = new Intl.Locale(locale).maximize()
   } catch {
-    return 'en'
+    return
   }
-  const { language, region } = tag
-  const served = [
+  const { language, script, region } = tag
+  return [
     `${language}-${region}`,
-    language === 'zh' ? (tag.script === 'Hant' ? 'zh-TW' : 'zh-CN') : '',
-    americas.test(region!) ? `${language}-419` : '',
+    `${language}-${new Intl.Locale(`${language}-${script}`).maximize().region}`,
+    region === 'ES' ? language : `${language}-419`,
     language,
   ].find((file) => file in languages)
-  return served ?? Object.keys(languages).find((file) => file.split('-')[0] === language) ?? 'en'
 }
+
+/** The language file of a locale, English when it has none. */
+export const languageOf = (locale: string) => served(locale) ?? 'en'
 
 /** Whether the language is written right to left. */
 export const rtl = (locale: string) => /^(ar|fa|he)$/.test(languageOf(locale))

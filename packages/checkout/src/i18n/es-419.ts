@@ -47,7 +47,8 @@ export const catalog: Catalog = {
   waitingForService: 'Pago enviado. Esperando al servicio de pagos…',
   waitingForPayment: 'Esperando el pago…',
   waitingForWallet: 'Esperando a que tu billetera envíe el pago…',
-  waitingForWalletHint: 'Puede que necesite más aprobaciones. Mientras tanto, puedes cerrar el checkout.',
+  waitingForWalletHint:
+    'Puede que necesite más aprobaciones. Mientras tanto, puedes cerrar el checkout.',
   paidTitle: 'Pago recibido',
   paidText: 'Pagaste {amount}.',
   done: 'Listo',
@@ -102,7 +103,8 @@ export const catalog: Catalog = {
     WALLET_ERROR: 'Tu billetera informó un error.',
     CHAIN_UNAVAILABLE: 'No hay conexión con la red blockchain. Vuelve a intentarlo.',
     PAYMENT_IN_PROGRESS: 'Ya hay un pago en curso para este checkout.',
-    INSECURE_API_BASE: 'Este checkout no está configurado de forma segura. Comunícate con el comercio.',
+    INSECURE_API_BASE:
+      'Este checkout no está configurado de forma segura. Comunícate con el comercio.',
     SESSION_MISMATCH: 'Este pago no coincide con tu pedido. Comunícate con el comercio.',
     ALREADY_PAID: 'Este checkout ya está pagado.',
     TIMEOUT: 'Esto está tardando más de lo esperado.',

@@ -48,7 +48,8 @@ export const catalog: Catalog = {
   waitingForService: 'پرداخت ارسال شد. در انتظار سرویس پرداخت…',
   waitingForPayment: 'در انتظار پرداخت…',
   waitingForWallet: 'در انتظار ارسال پرداخت از کیف پول شما…',
-  waitingForWalletHint: 'شاید به تأییدهای بیشتری نیاز باشد. در این مدت می‌توانید صفحهٔ پرداخت را ببندید.',
+  waitingForWalletHint:
+    'شاید به تأییدهای بیشتری نیاز باشد. در این مدت می‌توانید صفحهٔ پرداخت را ببندید.',
   paidTitle: 'پرداخت دریافت شد',
   paidText: 'شما \u2066{amount}\u2069 پرداخت کردید.',
   done: 'تمام',
@@ -58,7 +59,8 @@ export const catalog: Catalog = {
   retry: 'تلاش دوباره',
   manualTitle: 'پرداخت دستی',
   payWithWallet: 'به‌جای آن با کیف پول پرداخت کنید',
-  manualText: 'دقیقاً \u2066{amount} {token}\u2069 را در شبکهٔ \u2066{network}\u2069 به این نشانی بفرستید:',
+  manualText:
+    'دقیقاً \u2066{amount} {token}\u2069 را در شبکهٔ \u2066{network}\u2069 به این نشانی بفرستید:',
   manualQr: 'کد QR برای پرداخت \u2066{amount} {token}\u2069 به \u2066{address}\u2069',
   openInWallet: 'باز کردن در برنامهٔ کیف پول',
   manualWaiting: 'در انتظار پرداخت شما…',
@@ -102,7 +104,8 @@ export const catalog: Catalog = {
     WALLET_ERROR: 'کیف پول شما خطایی گزارش کرد.',
     CHAIN_UNAVAILABLE: 'دسترسی به شبکهٔ بلاک‌چین ممکن نیست. دوباره تلاش کنید.',
     PAYMENT_IN_PROGRESS: 'یک پرداخت برای این صفحهٔ پرداخت در جریان است.',
-    INSECURE_API_BASE: 'این صفحهٔ پرداخت به‌صورت امن راه‌اندازی نشده است. لطفاً با فروشنده تماس بگیرید.',
+    INSECURE_API_BASE:
+      'این صفحهٔ پرداخت به‌صورت امن راه‌اندازی نشده است. لطفاً با فروشنده تماس بگیرید.',
     SESSION_MISMATCH: 'این پرداخت با سفارش شما مطابقت ندارد. لطفاً با فروشنده تماس بگیرید.',
     ALREADY_PAID: 'این صفحهٔ پرداخت قبلاً پرداخت شده است.',
     TIMEOUT: 'این کار بیش از حد انتظار طول می‌کشد.',

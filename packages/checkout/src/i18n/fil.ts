@@ -46,7 +46,8 @@ export const catalog: Catalog = {
   waitingForService: 'Naipadala na ang bayad. Hinihintay ang payment service…',
   waitingForPayment: 'Hinihintay ang bayad…',
   waitingForWallet: 'Hinihintay na ipadala ng iyong wallet ang bayad…',
-  waitingForWalletHint: 'Baka kailangan pa ng ibang pag-apruba. Puwede mo munang isara ang checkout.',
+  waitingForWalletHint:
+    'Baka kailangan pa ng ibang pag-apruba. Puwede mo munang isara ang checkout.',
   paidTitle: 'Natanggap ang bayad',
   paidText: 'Nagbayad ka ng {amount}.',
   done: 'Tapos na',
@@ -79,7 +80,8 @@ export const catalog: Catalog = {
   noWalletScan: 'I-scan ang code na ito gamit ang iyong phone para doon magbayad:',
   noWalletQr: 'QR code na nagbubukas ng checkout na ito sa iyong phone',
   pairingTitle: 'Kumonekta gamit ang WalletConnect',
-  pairingScan: 'I-scan ang code na ito gamit ang wallet sa iyong phone, saka aprubahan doon ang koneksyon.',
+  pairingScan:
+    'I-scan ang code na ito gamit ang wallet sa iyong phone, saka aprubahan doon ang koneksyon.',
   pairingQr: 'QR code ng WalletConnect',
   pairingCopy: 'Kopyahin ang link',
   networks: { 'Local test chain': 'Lokal na test network' },
@@ -100,7 +102,8 @@ export const catalog: Catalog = {
     WALLET_ERROR: 'Nag-ulat ng error ang iyong wallet.',
     CHAIN_UNAVAILABLE: 'Hindi maabot ang blockchain network. Pakisubukan ulit.',
     PAYMENT_IN_PROGRESS: 'May pinoproseso nang bayad para sa checkout na ito.',
-    INSECURE_API_BASE: 'Hindi ligtas ang pagkaka-set up ng checkout na ito. Pakikontak ang merchant.',
+    INSECURE_API_BASE:
+      'Hindi ligtas ang pagkaka-set up ng checkout na ito. Pakikontak ang merchant.',
     SESSION_MISMATCH: 'Hindi tugma ang bayad na ito sa iyong order. Pakikontak ang merchant.',
     ALREADY_PAID: 'Bayad na ang checkout na ito.',
     TIMEOUT: 'Mas matagal ito kaysa inaasahan.',

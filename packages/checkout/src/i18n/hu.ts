@@ -85,7 +85,8 @@ export const catalog: Catalog = {
   networks: { 'Local test chain': 'Helyi teszthálózat' },
   errors: {
     UNAUTHORIZED: 'Ez a fizetési link érvénytelen.',
-    SESSION_TOKEN_EXPIRED: 'Ez az oldal már nem tudja követni a fizetést a fizetési szolgáltatásnál.',
+    SESSION_TOKEN_EXPIRED:
+      'Ez az oldal már nem tudja követni a fizetést a fizetési szolgáltatásnál.',
     SESSION_NOT_FOUND: 'A fizetés nem található.',
     SESSION_NOT_PAYABLE: 'Ez a fizetés már nem teljesíthető.',
     API_UNAVAILABLE: 'A fizetési szolgáltatás nem érhető el. Próbáld újra.',

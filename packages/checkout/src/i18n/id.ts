@@ -46,7 +46,8 @@ export const catalog: Catalog = {
   waitingForService: 'Pembayaran terkirim. Menunggu layanan pembayaran…',
   waitingForPayment: 'Menunggu pembayaran…',
   waitingForWallet: 'Menunggu dompet Anda mengirim pembayaran…',
-  waitingForWalletHint: 'Mungkin perlu persetujuan lagi. Sementara itu, Anda boleh menutup halaman pembayaran.',
+  waitingForWalletHint:
+    'Mungkin perlu persetujuan lagi. Sementara itu, Anda boleh menutup halaman pembayaran.',
   paidTitle: 'Pembayaran diterima',
   paidText: 'Anda telah membayar {amount}.',
   done: 'Selesai',
@@ -82,7 +83,8 @@ export const catalog: Catalog = {
   networks: { 'Local test chain': 'Jaringan uji lokal' },
   errors: {
     UNAUTHORIZED: 'Tautan pembayaran ini tidak valid.',
-    SESSION_TOKEN_EXPIRED: 'Halaman ini tidak dapat lagi memantau pembayaran di layanan pembayaran.',
+    SESSION_TOKEN_EXPIRED:
+      'Halaman ini tidak dapat lagi memantau pembayaran di layanan pembayaran.',
     SESSION_NOT_FOUND: 'Pembayaran ini tidak ditemukan.',
     SESSION_NOT_PAYABLE: 'Pembayaran ini tidak dapat dibayar lagi.',
     API_UNAVAILABLE: 'Layanan pembayaran tidak dapat dijangkau. Silakan coba lagi.',

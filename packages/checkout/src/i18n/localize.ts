@@ -1,6 +1,5 @@
 import { formatDecimal } from '@paysession/core'
 import { rtl } from './catalogs.js'
-import type { Plural } from './en.js'
 import { format } from './format.js'
 
 export { format }
@@ -32,12 +31,4 @@ export function formatMoney(amount: string, currency: string | undefined, locale
 export function formatTokenAmount(amount: string, symbol: string | undefined, locale: string) {
   const text = `${formatDecimal(amount, numbers(locale), { minimumFractionDigits: 2 })} ${symbol ?? ''}`
   return isolate(text.trim(), locale)
-}
-
-/** A message by the count's plural category (Intl.PluralRules), `{count}` the number. */
-export function plural(message: Plural, count: number, locale: string): string {
-  const category = new Intl.PluralRules(locale).select(count)
-  return format(message[category] ?? message.other, {
-    count: new Intl.NumberFormat(numbers(locale)).format(count),
-  })
 }

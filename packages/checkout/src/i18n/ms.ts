@@ -46,7 +46,8 @@ export const catalog: Catalog = {
   waitingForService: 'Pembayaran dihantar. Menunggu perkhidmatan pembayaran…',
   waitingForPayment: 'Menunggu pembayaran…',
   waitingForWallet: 'Menunggu dompet anda menghantar pembayaran…',
-  waitingForWalletHint: 'Kelulusan tambahan mungkin diperlukan. Sementara itu, anda boleh menutup halaman pembayaran.',
+  waitingForWalletHint:
+    'Kelulusan tambahan mungkin diperlukan. Sementara itu, anda boleh menutup halaman pembayaran.',
   paidTitle: 'Pembayaran diterima',
   paidText: 'Anda telah membayar {amount}.',
   done: 'Selesai',
@@ -82,7 +83,8 @@ export const catalog: Catalog = {
   networks: { 'Local test chain': 'Rangkaian ujian tempatan' },
   errors: {
     UNAUTHORIZED: 'Pautan pembayaran ini tidak sah.',
-    SESSION_TOKEN_EXPIRED: 'Halaman ini tidak lagi dapat menjejaki pembayaran dengan perkhidmatan pembayaran.',
+    SESSION_TOKEN_EXPIRED:
+      'Halaman ini tidak lagi dapat menjejaki pembayaran dengan perkhidmatan pembayaran.',
     SESSION_NOT_FOUND: 'Pembayaran ini tidak ditemui.',
     SESSION_NOT_PAYABLE: 'Pembayaran ini tidak lagi boleh dibayar.',
     API_UNAVAILABLE: 'Perkhidmatan pembayaran tidak dapat dicapai. Sila cuba lagi.',
@@ -97,7 +99,8 @@ export const catalog: Catalog = {
     WALLET_ERROR: 'Dompet anda melaporkan ralat.',
     CHAIN_UNAVAILABLE: 'Rangkaian blockchain tidak dapat dicapai. Sila cuba lagi.',
     PAYMENT_IN_PROGRESS: 'Satu pembayaran untuk halaman pembayaran ini sedang berjalan.',
-    INSECURE_API_BASE: 'Halaman pembayaran ini tidak disediakan dengan selamat. Sila hubungi peniaga.',
+    INSECURE_API_BASE:
+      'Halaman pembayaran ini tidak disediakan dengan selamat. Sila hubungi peniaga.',
     SESSION_MISMATCH: 'Pembayaran ini tidak sepadan dengan pesanan anda. Sila hubungi peniaga.',
     ALREADY_PAID: 'Halaman pembayaran ini telah dibayar.',
     TIMEOUT: 'Ini mengambil masa lebih lama daripada jangkaan.',

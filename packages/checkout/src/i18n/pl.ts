@@ -46,7 +46,8 @@ export const catalog: Catalog = {
   waitingForService: 'Płatność wysłana. Czekamy na serwis płatności…',
   waitingForPayment: 'Czekamy na płatność…',
   waitingForWallet: 'Czekamy, aż portfel wyśle płatność…',
-  waitingForWalletHint: 'Może być potrzebnych więcej zatwierdzeń. W tym czasie możesz zamknąć okno płatności.',
+  waitingForWalletHint:
+    'Może być potrzebnych więcej zatwierdzeń. W tym czasie możesz zamknąć okno płatności.',
   paidTitle: 'Płatność otrzymana',
   paidText: 'Zapłacono {amount}.',
   done: 'Gotowe',
@@ -102,8 +103,10 @@ export const catalog: Catalog = {
     WALLET_ERROR: 'Portfel zgłosił błąd.',
     CHAIN_UNAVAILABLE: 'Sieć blockchain jest nieosiągalna. Spróbuj ponownie.',
     PAYMENT_IN_PROGRESS: 'Dla tej płatności trwa już inna płatność.',
-    INSECURE_API_BASE: 'Ta płatność nie jest bezpiecznie skonfigurowana. Skontaktuj się ze sprzedawcą.',
-    SESSION_MISMATCH: 'Ta płatność nie zgadza się z Twoim zamówieniem. Skontaktuj się ze sprzedawcą.',
+    INSECURE_API_BASE:
+      'Ta płatność nie jest bezpiecznie skonfigurowana. Skontaktuj się ze sprzedawcą.',
+    SESSION_MISMATCH:
+      'Ta płatność nie zgadza się z Twoim zamówieniem. Skontaktuj się ze sprzedawcą.',
     ALREADY_PAID: 'Ta płatność została już opłacona.',
     TIMEOUT: 'Trwa to dłużej niż zwykle.',
     TRANSACTION_DOES_NOT_FUND_SESSION: 'Ta transakcja nie opłaca tej płatności.',

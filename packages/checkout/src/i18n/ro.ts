@@ -46,7 +46,8 @@ export const catalog: Catalog = {
   waitingForService: 'Plata a fost trimisă. Se așteaptă serviciul de plată…',
   waitingForPayment: 'Se așteaptă plata…',
   waitingForWallet: 'Se așteaptă ca portofelul să trimită plata…',
-  waitingForWalletHint: 'Pot fi necesare aprobări suplimentare. Între timp poți închide fereastra de plată.',
+  waitingForWalletHint:
+    'Pot fi necesare aprobări suplimentare. Între timp poți închide fereastra de plată.',
   paidTitle: 'Plată primită',
   paidText: 'Ai plătit {amount}.',
   done: 'Gata',

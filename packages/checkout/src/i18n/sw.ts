@@ -46,7 +46,8 @@ export const catalog: Catalog = {
   waitingForService: 'Malipo yametumwa. Inasubiri huduma ya malipo…',
   waitingForPayment: 'Inasubiri malipo…',
   waitingForWallet: 'Inasubiri pochi yako itume malipo…',
-  waitingForWalletHint: 'Huenda idhini zaidi zikahitajika. Kwa sasa unaweza kufunga ukurasa wa malipo.',
+  waitingForWalletHint:
+    'Huenda idhini zaidi zikahitajika. Kwa sasa unaweza kufunga ukurasa wa malipo.',
   paidTitle: 'Malipo yamepokelewa',
   paidText: 'Umelipa {amount}.',
   done: 'Imekamilika',
@@ -100,8 +101,10 @@ export const catalog: Catalog = {
     WALLET_ERROR: 'Pochi yako imeripoti hitilafu.',
     CHAIN_UNAVAILABLE: 'Mtandao wa blockchain haupatikani. Tafadhali jaribu tena.',
     PAYMENT_IN_PROGRESS: 'Tayari kuna malipo yanayoendelea kwa ukurasa huu wa malipo.',
-    INSECURE_API_BASE: 'Ukurasa huu wa malipo haujawekwa kwa usalama. Tafadhali wasiliana na mfanyabiashara.',
-    SESSION_MISMATCH: 'Malipo haya hayalingani na agizo lako. Tafadhali wasiliana na mfanyabiashara.',
+    INSECURE_API_BASE:
+      'Ukurasa huu wa malipo haujawekwa kwa usalama. Tafadhali wasiliana na mfanyabiashara.',
+    SESSION_MISMATCH:
+      'Malipo haya hayalingani na agizo lako. Tafadhali wasiliana na mfanyabiashara.',
     ALREADY_PAID: 'Ukurasa huu wa malipo umeshalipwa.',
     TIMEOUT: 'Hii inachukua muda mrefu kuliko ilivyotarajiwa.',
     TRANSACTION_DOES_NOT_FUND_SESSION: 'Muamala huu haulipii ukurasa huu wa malipo.',

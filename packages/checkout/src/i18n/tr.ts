@@ -100,7 +100,8 @@ export const catalog: Catalog = {
     WALLET_ERROR: 'Cüzdanınız bir hata bildirdi.',
     CHAIN_UNAVAILABLE: 'Blokzincir ağına ulaşılamıyor. Lütfen tekrar deneyin.',
     PAYMENT_IN_PROGRESS: 'Bu ödeme sayfası için zaten bir ödeme sürüyor.',
-    INSECURE_API_BASE: 'Bu ödeme sayfası güvenli şekilde kurulmamış. Lütfen satıcıyla iletişime geçin.',
+    INSECURE_API_BASE:
+      'Bu ödeme sayfası güvenli şekilde kurulmamış. Lütfen satıcıyla iletişime geçin.',
     SESSION_MISMATCH: 'Bu ödeme siparişinizle eşleşmiyor. Lütfen satıcıyla iletişime geçin.',
     ALREADY_PAID: 'Bu ödeme sayfası zaten ödendi.',
     TIMEOUT: 'Bu işlem beklenenden uzun sürüyor.',

@@ -46,7 +46,8 @@ export const catalog: Catalog = {
   waitingForService: 'Đã gửi thanh toán. Đang chờ dịch vụ thanh toán…',
   waitingForPayment: 'Đang chờ thanh toán…',
   waitingForWallet: 'Đang chờ ví của bạn gửi thanh toán…',
-  waitingForWalletHint: 'Có thể cần thêm bước chấp thuận. Trong lúc chờ, bạn có thể đóng trang thanh toán.',
+  waitingForWalletHint:
+    'Có thể cần thêm bước chấp thuận. Trong lúc chờ, bạn có thể đóng trang thanh toán.',
   paidTitle: 'Đã nhận thanh toán',
   paidText: 'Bạn đã thanh toán {amount}.',
   done: 'Xong',
@@ -82,7 +83,8 @@ export const catalog: Catalog = {
   networks: { 'Local test chain': 'Mạng thử nghiệm cục bộ' },
   errors: {
     UNAUTHORIZED: 'Liên kết thanh toán này không hợp lệ.',
-    SESSION_TOKEN_EXPIRED: 'Trang này không thể theo dõi khoản thanh toán với dịch vụ thanh toán nữa.',
+    SESSION_TOKEN_EXPIRED:
+      'Trang này không thể theo dõi khoản thanh toán với dịch vụ thanh toán nữa.',
     SESSION_NOT_FOUND: 'Không tìm thấy khoản thanh toán này.',
     SESSION_NOT_PAYABLE: 'Không thể thanh toán khoản này nữa.',
     API_UNAVAILABLE: 'Không thể kết nối với dịch vụ thanh toán. Vui lòng thử lại.',
@@ -97,8 +99,10 @@ export const catalog: Catalog = {
     WALLET_ERROR: 'Ví của bạn báo lỗi.',
     CHAIN_UNAVAILABLE: 'Không thể kết nối với mạng blockchain. Vui lòng thử lại.',
     PAYMENT_IN_PROGRESS: 'Trang thanh toán này đang có một khoản thanh toán đang xử lý.',
-    INSECURE_API_BASE: 'Trang thanh toán này chưa được thiết lập an toàn. Vui lòng liên hệ người bán.',
-    SESSION_MISMATCH: 'Khoản thanh toán này không khớp với đơn hàng của bạn. Vui lòng liên hệ người bán.',
+    INSECURE_API_BASE:
+      'Trang thanh toán này chưa được thiết lập an toàn. Vui lòng liên hệ người bán.',
+    SESSION_MISMATCH:
+      'Khoản thanh toán này không khớp với đơn hàng của bạn. Vui lòng liên hệ người bán.',
     ALREADY_PAID: 'Trang thanh toán này đã được thanh toán.',
     TIMEOUT: 'Việc này mất nhiều thời gian hơn dự kiến.',
     TRANSACTION_DOES_NOT_FUND_SESSION: 'Giao dịch này không thanh toán cho trang thanh toán này.',

@@ -64,8 +64,7 @@ export const catalog: Catalog = {
   promptElsewhere: '你的錢包可能仍顯示這筆付款的請求，請在錢包中確認或拒絕。',
   payAgainIn: { other: '{count} 秒後可在此重新付款。' },
   untrackedTitle: '已無法在此追蹤這筆付款',
-  untrackedText:
-    '已送出的付款仍會送達商家：請勿重複付款。若尚未付款，請重新整理頁面或聯絡商家。',
+  untrackedText: '已送出的付款仍會送達商家：請勿重複付款。若尚未付款，請重新整理頁面或聯絡商家。',
   untrackedWatching: '正在網路上追蹤你的付款…',
   gaslessPay: '免網路手續費付款',
   gaslessHint: '你只需簽署付款，網路手續費由商店支付。',

@@ -10,7 +10,7 @@ import { type CSSResult, html, LitElement, nothing } from 'lit'
 import { type ButtonStatus, PreviewController } from '../../controllers/preview.controller.js'
 import { PaySessionCloseEvent } from '../../events/close.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
-import { type Catalog, languageOf, loadCatalog, rtl } from '../../i18n/catalogs.js'
+import { type Catalog, languageOf, loadCatalog, rtl, served } from '../../i18n/catalogs.js'
 import { catalog as english } from '../../i18n/en.js'
 import { format } from '../../i18n/format.js'
 import { defineObjectProperties } from './checkout.properties.js'
@@ -223,19 +223,14 @@ export class PaySessionCheckout extends LitElement {
     this._open = false
   }
 
-  /** The effective locale: the first of `locale`, `lang` (own or inherited), the browser's, served. */
+  /**
+   * The effective locale: the first served of `locale`, the nearest `lang` (the element's, an
+   * ancestor's, the page's), the browser's languages; else English. Read at each render.
+   */
   get resolvedLocale(): string {
-    const asked = [this.locale, inheritedLang(this), ...navigator.languages]
-    return asked.find((tag) => tag && (languageOf(tag) !== 'en' || /^en\b/i.test(tag))) || 'en'
-  }
-
-  static override get observedAttributes() {
-    return [...super.observedAttributes, 'lang']
-  }
-
-  override attributeChangedCallback(name: string, old: string | null, value: string | null) {
-    super.attributeChangedCallback(name, old, value)
-    if (name === 'lang') this.requestUpdate()
+    const lang = this.closest<HTMLElement>('[lang]')?.lang
+    const asked = [this.locale, lang, document.documentElement.lang, ...navigator.languages]
+    return asked.find((tag) => tag && served(tag)) || 'en'
   }
 
   /** Opens the checkout dialog (loads its code first when needed). */
@@ -461,14 +456,6 @@ const endings: Partial<Record<ButtonStatus, string>> = {
 // Only a web image, an inline one or a path: never `javascript:` or another scheme.
 const safeImageUrl = (url: string | undefined) =>
   url && /^(https?:|data:image\/|[./])/i.test(url) ? url : undefined
-
-/** The `lang` of the element or its nearest ancestor, through shadow roots. */
-function inheritedLang(element: Element): string | null | undefined {
-  const declared = element.closest('[lang]')
-  if (declared) return declared.getAttribute('lang')
-  const host = (element.getRootNode() as ShadowRoot).host
-  return host && inheritedLang(host)
-}
 
 function deepActiveElement(): HTMLElement | null {
   let element = document.activeElement

@@ -3,14 +3,13 @@ import { css } from 'lit'
 /** The step views' styles: adopted when the dialog code loads. */
 export const dialogStyles = css`
   p {
-    margin-block: 0 0.75em;
+    margin: 0 0 0.75em;
   }
   .spinner {
     display: block;
     width: 2em;
     height: 2em;
-    margin-block: 0.5em 1em;
-    margin-inline: auto;
+    margin: 0.5em auto 1em;
     border: 3px solid var(--_border);
     border-block-start-color: var(--_accent);
     border-radius: 50%;
@@ -27,7 +26,7 @@ export const dialogStyles = css`
     }
   }
   h3 {
-    margin-block: 0 0.75em;
+    margin: 0 0 0.75em;
     font-size: 1em;
   }
   .muted,
@@ -45,7 +44,7 @@ export const dialogStyles = css`
   .list {
     display: grid;
     gap: 0.5em;
-    margin-block: 0 1em;
+    margin: 0 0 1em;
     padding: 0;
     list-style: none;
   }
@@ -99,7 +98,7 @@ export const dialogStyles = css`
     grid-template-columns: auto 1fr;
     align-items: center;
     gap: 0 1em;
-    margin-block: 0 1em;
+    margin: 0 0 1em;
   }
   dt {
     color: var(--_muted);
@@ -159,25 +158,22 @@ export const dialogStyles = css`
     flex: 1 1 100%;
     padding: 0;
     background: none;
-    text-align: end;
+    /* The row's end (its parent's), though the address itself reads left to right. */
+    text-align: match-parent;
     word-spacing: 0.15em;
-  }
-  /* Left to right inside, flush with the other values at the row's end. */
-  [dir='rtl'] .address [part~='address'] {
-    text-align: left;
   }
   [part~='error'] {
     color: var(--_danger);
     border: 1px solid currentColor;
     border-radius: var(--_radius);
     padding: 0.6em 0.8em;
-    margin-block: 0 1em;
+    margin: 0 0 1em;
   }
   [part~='notice'] {
     background: var(--_surface);
     border-radius: var(--_radius);
     padding: 0.6em 0.8em;
-    margin-block: 0 1em;
+    margin: 0 0 1em;
   }
   .center {
     text-align: center;

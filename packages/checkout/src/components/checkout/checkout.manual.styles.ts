@@ -43,8 +43,7 @@ export const manualStyles = css`
     display: block;
     width: 200px;
     height: 200px;
-    margin-block: 1em;
-    margin-inline: auto;
+    margin: 1em auto;
     padding: 8px;
     background: #fff;
     border-radius: var(--_radius);

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit'
-import { plural } from '../../i18n/localize.js'
+import { plural } from '../../i18n/plural.js'
 import { spinner, type View } from './checkout.parts.js'
 
 // The views of two steps off the usual payment, loaded with the manual payment's view (the
