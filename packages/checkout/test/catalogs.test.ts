@@ -121,9 +121,10 @@ describe.each(languages)('%s', (language) => {
       for (const count of [0, 1, 2, 3, 5, 11, 21, 100, 120]) {
         const sentence = plural(translated, count, language).replace(isolates, '')
         expect(sentence).toBe(
-          translated[new Intl.PluralRules(language).select(count)]!
-            .replace('{count}', String(count))
-            .replace(isolates, ''),
+          translated[new Intl.PluralRules(language).select(count)]!.replace(
+            '{count}',
+            String(count),
+          ).replace(isolates, ''),
         )
       }
     }

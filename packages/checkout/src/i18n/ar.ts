@@ -58,8 +58,7 @@ export const catalog: Catalog = {
   retry: 'حاول مرة أخرى',
   manualTitle: 'الدفع يدويًا',
   payWithWallet: 'ادفع بمحفظة بدلًا من ذلك',
-  manualText:
-    'أرسل \u2066{amount} {token}\u2069 بالضبط عبر شبكة \u2066{network}\u2069 إلى هذا العنوان:',
+  manualText: 'أرسل \u2066{amount} {token}\u2069 بالضبط عبر \u2068{network}\u2069 إلى هذا العنوان:',
   manualQr: 'رمز QR لدفع \u2066{amount} {token}\u2069 إلى \u2066{address}\u2069',
   openInWallet: 'افتح في تطبيق محفظة',
   manualWaiting: 'في انتظار دفعتك…',

@@ -60,7 +60,7 @@ export const catalog: Catalog = {
   manualTitle: 'پرداخت دستی',
   payWithWallet: 'به‌جای آن با کیف پول پرداخت کنید',
   manualText:
-    'دقیقاً \u2066{amount} {token}\u2069 را در شبکهٔ \u2066{network}\u2069 به این نشانی بفرستید:',
+    'دقیقاً \u2066{amount} {token}\u2069 را از طریق \u2068{network}\u2069 به این نشانی بفرستید:',
   manualQr: 'کد QR برای پرداخت \u2066{amount} {token}\u2069 به \u2066{address}\u2069',
   openInWallet: 'باز کردن در برنامهٔ کیف پول',
   manualWaiting: 'در انتظار پرداخت شما…',

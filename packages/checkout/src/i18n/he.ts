@@ -58,7 +58,7 @@ export const catalog: Catalog = {
   retry: 'ניסיון נוסף',
   manualTitle: 'תשלום ידני',
   payWithWallet: 'תשלום בארנק במקום זאת',
-  manualText: 'יש לשלוח בדיוק \u2066{amount} {token}\u2069 ברשת \u2066{network}\u2069 לכתובת הזו:',
+  manualText: 'יש לשלוח בדיוק \u2066{amount} {token}\u2069 דרך \u2068{network}\u2069 לכתובת הזו:',
   manualQr: 'קוד QR לתשלום \u2066{amount} {token}\u2069 אל \u2066{address}\u2069',
   openInWallet: 'פתיחה באפליקציית ארנק',
   manualWaiting: 'ממתין לתשלום שלך…',

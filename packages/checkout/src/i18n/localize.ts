@@ -12,8 +12,10 @@ export const numbers = (locale: string) =>
   new Intl.Locale(locale, { numberingSystem: 'latn' }).toString()
 
 // In a right-to-left language an amount with its symbol is one left-to-right island
-// (U+2066 LEFT-TO-RIGHT ISOLATE … U+2069 POP DIRECTIONAL ISOLATE): never "USDC 10.00".
-const isolate = (text: string, locale: string) => (rtl(locale) ? `\u2066${text}\u2069` : text)
+// (U+2066 LEFT-TO-RIGHT ISOLATE … U+2069 POP DIRECTIONAL ISOLATE): never "USDC 10.00". Intl's
+// own direction marks (he: "\u200f10.00 \u200f$") would move the space out of it.
+const isolate = (text: string, locale: string) =>
+  rtl(locale) ? `\u2066${text.replace(/[\u200e\u200f]/g, '')}\u2069` : text
 
 /**
  * An amount in its currency (`10,00 €`, `$10.123456`), from the exact decimal string: never a

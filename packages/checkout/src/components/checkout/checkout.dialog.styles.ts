@@ -158,9 +158,12 @@ export const dialogStyles = css`
     flex: 1 1 100%;
     padding: 0;
     background: none;
-    /* The row's end (its parent's), though the address itself reads left to right. */
-    text-align: match-parent;
+    text-align: end;
     word-spacing: 0.15em;
+  }
+  /* Left to right inside, flush with the other values at the row's end. */
+  [dir='rtl'] .address [part~='address'] {
+    text-align: left;
   }
   [part~='error'] {
     color: var(--_danger);
