@@ -2,6 +2,7 @@ import {
   decimalToUnits,
   eip3009Abi,
   isPaySessionError,
+  isPlainId,
   merchantError,
   type PaySessionError,
   transferWithAuthorizationTypes,
@@ -596,7 +597,9 @@ function parseRequest(bytes: Uint8Array): RelayRequest {
   if (typeof signature !== 'string' || !isHex(signature) || signature.length < 4)
     refuse('signature must be hex')
   return {
-    sessionId: string(b['paymentSessionId'] ?? b['sessionId'], 'paymentSessionId'),
+    sessionId: isPlainId(b['paymentSessionId'] ?? b['sessionId'])
+      ? string(b['paymentSessionId'] ?? b['sessionId'], 'paymentSessionId')
+      : refuse('paymentSessionId is not a plain id'),
     token: string(b['token'], 'token'),
     authorization: {
       from: address(a['from'], 'authorization.from'),
