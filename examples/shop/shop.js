@@ -11,11 +11,14 @@ import { createRelayHandler } from '@paysession/server/relay'
  * - `relay`: submits a customer's gasless authorization (EIP-3009), or refuses it.
  *
  * @param {Record<string, string | undefined>} env where each runtime keeps its configuration
- * @param {{ relayStore?: import('@paysession/server/relay').RelayStore }} parts the runtime's
- *   durable storage for what the relay sent (a file on Node, a KV namespace on Workers); without
- *   it there is no relay
+ * @param {{
+ *   relayStore?: import('@paysession/server/relay').RelayStore
+ *   trustProxy?: import('@paysession/server').TrustProxy
+ * }} parts the runtime's durable storage for what the relay sent (a file on Node, a KV namespace
+ *   on Workers; without it there is no relay), and who may say the caller's address when the
+ *   runtime fixes it (Cloudflare on Workers)
  */
-export function createShop(env, { relayStore } = {}) {
+export function createShop(env, { relayStore, trustProxy } = {}) {
   const paysession = createPaySessionClient({
     apiBase: env.PAYSESSION_API_URL,
     apiKey: env.PAYSESSION_API_KEY,
@@ -60,6 +63,11 @@ export function createShop(env, { relayStore } = {}) {
         // e.g. {"BASE":{"chainId":8453,"rpcUrl":"https://…","tokens":{"USDC":"0x8335…2913"}}}
         networks: JSON.parse(env.PAYSESSION_RELAY_NETWORKS ?? '{}'),
         store: relayStore,
+        // Whose word the per-IP rate limit takes for the caller's address. Unset: the peer's
+        // (toNodeListener, or setClientAddress in the runtime's file). Behind one load balancer
+        // or a platform's proxy (Vercel, Fly, Render, nginx): TRUST_PROXY=1; behind Cloudflare:
+        // cloudflare; or your proxies' CIDRs, comma-separated.
+        trustProxy: trustProxy ?? env.TRUST_PROXY,
       })
     : () => Promise.resolve(new Response(null, { status: 404 }))
 

@@ -8,7 +8,8 @@ import { runtimes } from './runtimes.js'
 // One story, the demo's, told by the same merchant example in each runtime: the page creates a
 // session and loads the checkout with one script tag; a customer pays; the signed FUNDED update
 // reaches the example, which verifies it, confirms the status with the service and captures; a
-// forged update is refused; a relay request for the paid session is refused cleanly.
+// forged update is refused; a relay request for the paid session is refused cleanly, and the
+// relay's per-IP limit holds.
 const SECRET = 'whsec_runtimes'
 const CHECKOUT_SCRIPT = 'https://cdn.example.com/@paysession/checkout/paysession-checkout.js'
 
@@ -157,6 +158,27 @@ describe.concurrent('the merchant example in each runtime', () => {
           expect(await relay.json()).toEqual({
             error: { code: 'RELAY_REFUSED', message: expect.any(String) },
           })
+
+          // The relay's per-IP limit holds in every runtime, whatever X-Forwarded-For a caller
+          // writes: 30 at once from one address, each claiming another, and the default 20 at
+          // once (less the request above) let through.
+          const flood = await Promise.all(
+            Array.from({ length: 30 }, (_, i) =>
+              fetch(`${shop.url}/relay`, {
+                method: 'POST',
+                headers: {
+                  'content-type': 'application/json',
+                  'x-forwarded-for': `198.51.100.${i}`,
+                },
+                body: '{}',
+              }).then((r) => r.status),
+            ),
+          )
+          expect(
+            flood.filter((status) => status === 429).length,
+            shop.output(),
+          ).toBeGreaterThanOrEqual(8)
+          expect(flood.every((status) => status === 400 || status === 429)).toBe(true)
         } finally {
           await shop.stop()
         }
