@@ -157,6 +157,7 @@ test('the readings of each setting', () => {
   expect(createClientIp(1)(request({ 'x-forwarded-for': '0x7f.1' }))).toBeUndefined()
   expect(createClientIp()(request(xff, '10.0.0.1'))).toBe('10.0.0.1')
   expect(createClientIp('')(request(xff))).toBeUndefined()
+  expect(createClientIp('0')(request(xff, '10.0.0.1'))).toBe('10.0.0.1')
   expect(createClientIp('cloudflare')(request({ 'cf-connecting-ip': '192.0.2.1' }))).toBe(
     '192.0.2.1',
   )
@@ -167,7 +168,7 @@ test('the readings of each setting', () => {
 })
 
 test('a setting it cannot read is INVALID_CONFIG when the relay is built', () => {
-  for (const trustProxy of [0, -1, 1.5, Number.NaN, 'cloudfare', ['10.0.0.0/33'], 'yes']) {
+  for (const trustProxy of [17, -1, 1.5, Number.NaN, 'cloudfare', ['10.0.0.0/33'], 'yes']) {
     let thrown: unknown
     try {
       kit.relayWith({ trustProxy })

@@ -3,7 +3,7 @@ import { merchantError } from '../errors/index.js'
 
 /**
  * Who may say which address a request came from:
- * - `false` (the default): nobody; the caller is the peer, the socket's address through
+ * - `false` or `0` (the default): nobody; the caller is the peer, the socket's address through
  *   `toNodeListener`, or what your runtime hands {@link setClientAddress};
  * - `'cloudflare'`: Cloudflare's `CF-Connecting-IP`, on Workers or on an origin only Cloudflare
  *   can reach (anyone who reaches it directly can write that header);
@@ -13,8 +13,9 @@ import { merchantError } from '../errors/index.js'
  *   caller is the first address, from the peer leftward through `X-Forwarded-For`, not among
  *   them.
  *
- * Never the left-most entry, which the caller writes. The text form, as in an environment
- * variable, is accepted too: `"cloudflare"`, `"1"`, `"10.0.0.0/8,192.168.0.0/16"`, `""`.
+ * Never an entry left of what your proxies wrote: the caller writes those. The text form, as
+ * in an environment variable, is accepted too: `"cloudflare"`, `"1"`, `"10.0.0.0/8,10.1.0.7"`,
+ * `""`, `"0"`.
  */
 export type TrustProxy = false | 'cloudflare' | number | readonly string[] | string
 
@@ -62,12 +63,11 @@ function invalid(details: string): never {
 
 /** The setting in its own form: `false`, `'cloudflare'`, a number of hops, or ranges. */
 function settingOf(trustProxy: TrustProxy | undefined): false | 'cloudflare' | number | string[] {
-  if (trustProxy === undefined || trustProxy === false || trustProxy === '') return false
+  if (trustProxy === undefined || trustProxy === false || trustProxy === '' || trustProxy === 0)
+    return false
   if (typeof trustProxy === 'number') {
     if (Number.isInteger(trustProxy) && trustProxy >= 1 && trustProxy <= 16) return trustProxy
-    return invalid(
-      `trustProxy is ${trustProxy}; a number of proxies is a whole number from 1 to 16.`,
-    )
+    return invalid(`trustProxy is ${trustProxy}; a number of proxies is a whole number up to 16.`)
   }
   if (typeof trustProxy === 'string') {
     const text = trustProxy.trim()

@@ -602,10 +602,11 @@ function parseRequest(bytes: Uint8Array): RelayRequest {
   const signature = b['signature']
   if (typeof signature !== 'string' || !isHex(signature) || signature.length < 4)
     refuse('signature must be hex')
+  const sessionId = string(b['paymentSessionId'] ?? b['sessionId'], 'paymentSessionId')
+  // `.` and `..` would be steps up the session's URL, which is read with the API key.
+  if (!isPlainId(sessionId)) refuse('paymentSessionId is not a plain id')
   return {
-    sessionId: isPlainId(b['paymentSessionId'] ?? b['sessionId'])
-      ? string(b['paymentSessionId'] ?? b['sessionId'], 'paymentSessionId')
-      : refuse('paymentSessionId is not a plain id'),
+    sessionId,
     token: string(b['token'], 'token'),
     authorization: {
       from: address(a['from'], 'authorization.from'),
