@@ -35,6 +35,7 @@ export { extensionFields, withUsableExtensions } from './rules.js'
 export {
   type Backoff,
   backoffDelay,
+  isPlainId,
   isRetryableStatus,
   isTokenRefused,
   isUnknownRoute,

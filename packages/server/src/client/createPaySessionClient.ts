@@ -1,4 +1,10 @@
-import { absoluteApiBase, type Clock, servicePaths, systemClock } from '@paysession/protocol'
+import {
+  absoluteApiBase,
+  type Clock,
+  isPlainId,
+  servicePaths,
+  systemClock,
+} from '@paysession/protocol'
 import { assertAmount } from '../amounts.js'
 import { merchantError } from '../errors/index.js'
 import { browserMessage, isBrowser } from '../guard.js'
@@ -74,9 +80,12 @@ export type PaySessionClient = {
   getCapture(sessionId: string, captureId: string): Promise<Capture>
 }
 
+/** An id that goes into a URL with the API key: never one that becomes `.` or `..` there. */
 function segment(value: unknown, name: string): asserts value is string {
-  if (typeof value !== 'string' || value === '') {
-    throw merchantError('INVALID_REQUEST', { details: `${name} must be a non-empty string.` })
+  if (!isPlainId(value)) {
+    throw merchantError('INVALID_REQUEST', {
+      details: `${name} must be a non-empty string other than "." and "..", got ${JSON.stringify(value)}.`,
+    })
   }
 }
 
