@@ -442,7 +442,9 @@ describe('the step groups and what the button says', () => {
     // The checkout's step decides once it runs: a record read before says nothing then.
     expect(buttonStatus({ step: 'review', session: open, started: true, priced: true })).toBe('pay')
     for (const step of inFlightSteps)
-      expect(buttonStatus({ step, session: open, priced: true })).toBe('inProgress')
+      expect(buttonStatus({ step, session: open, inFlight: isInFlight(step), priced: true })).toBe(
+        'inProgress',
+      )
     expect(buttonStatus({ step: 'paid', session: open, priced: true })).toBe('paid')
     expect(buttonStatus({ step: 'untracked', session: open, priced: true })).toBe('untrackedButton')
     expect(buttonStatus({ step: 'expired', priced: false })).toBe('expiredButton')

@@ -5,6 +5,7 @@ import {
   createPaySessionConfig,
   createRegistry,
   extendRegistry,
+  isInFlight,
   isPaidStatus,
   isStepIn,
   lockedSteps,
@@ -208,6 +209,11 @@ export class CheckoutController implements ReactiveController {
   /** The registry the checkout runs with: the manual view finds the session's tokens in it. */
   get registry(): Registry | undefined {
     return this.config?.registry
+  }
+
+  /** Whether a payment may be on its way (the button says so, and does not offer to pay). */
+  get inFlight(): boolean {
+    return isInFlight(this.state?.step)
   }
 
   /** Whether the dialog may close now (Escape, the close button). */

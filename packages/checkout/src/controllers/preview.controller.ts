@@ -72,10 +72,14 @@ export class PreviewController implements ReactiveController {
       : undefined
   }
 
-  /** What the button says (core's `buttonStatus`): from the checkout's state once the dialog's code runs, else this read. */
-  status(state?: CheckoutState): ButtonStatus {
+  /**
+   * What the button says (core's `buttonStatus`): from the checkout's state once the dialog's code
+   * runs (with its `inFlight`, so the step groups stay in the dialog's code), else this read.
+   */
+  status(state?: CheckoutState, inFlight = false): ButtonStatus {
     return buttonStatus({
       step: state?.step,
+      inFlight,
       session: state?.session ?? this.session,
       errorCode: (state?.error ?? this.error)?.code,
       unavailable: !!this.error,

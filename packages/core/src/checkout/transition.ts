@@ -1,8 +1,6 @@
 import type { PaySessionErrorCode, SessionStatus } from '@paysession/protocol'
+import { type ButtonStatus, type ButtonStatusParameters, buttonStatus } from './buttonStatus.js'
 import {
-  type ButtonStatus,
-  type ButtonStatusParameters,
-  buttonStatus,
   type InFlightStep,
   inFlightSteps,
   isInFlight,

@@ -82,6 +82,11 @@ export {
   sessionStatuses,
 } from '../api/session.js'
 export {
+  type ButtonStatus,
+  type ButtonStatusParameters,
+  buttonStatus,
+} from '../checkout/buttonStatus.js'
+export {
   type Checkout,
   type CheckoutFacts,
   type CheckoutHandle,
@@ -102,9 +107,6 @@ export {
 } from '../checkout/createCheckout.js'
 export { SessionToken, type SessionTokenProvider } from '../checkout/sessionToken.js'
 export {
-  type ButtonStatus,
-  type ButtonStatusParameters,
-  buttonStatus,
   type InFlightStep,
   inFlightSteps,
   isInFlight,

@@ -380,7 +380,9 @@ export class PaySessionCheckout extends LitElement {
     const strings = this._strings
     const t = strings ?? english
     // Until this language's words are in (a few ms), the button says nothing rather than English.
-    const status = strings ? this.preview.status(this.state) : 'payLoading'
+    const status = strings
+      ? this.preview.status(this.state, this.controller?.inFlight)
+      : 'payLoading'
     const total = this.preview.total(this.state)
     const label = !strings ? '…' : status === 'pay' ? format(t.pay, { amount: total! }) : t[status]
     const busy = status === 'payLoading'
