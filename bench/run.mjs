@@ -15,7 +15,14 @@ const benches = {
     args: [...tsx, 'latency.ts'],
     tables: ['Receipt → widget shows paid', 'HTTP requests of one checkout'],
   },
-  phone: { args: [...tsx, 'phone.ts'], tables: ['Phone profile'] },
+  phone: {
+    args: [...tsx, 'phone.ts'],
+    tables: [
+      'Phone profile, navigation',
+      'Phone profile, its click',
+      'Phone profile, the click that pays',
+    ],
+  },
   relay: { args: [...tsx, 'relay.ts'], tables: ['sessions paid gaslessly'] },
   size: { args: ['size/run.mjs'], tables: ['Bundle size'] },
   hosted: {
