@@ -414,7 +414,6 @@ async function sample(browser: Browser, app: App): Promise<Sample | undefined> {
       page.on('requestfailed', (r) =>
         console.log(app.name, 'failed', r.method(), r.url(), r.failure()?.errorText),
       )
-      page.on('request', (r) => console.log(app.name, 'request', r.method(), r.url().slice(0, 90)))
     }
     const cdp = await context.newCDPSession(page)
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
@@ -456,7 +455,20 @@ async function sample(browser: Browser, app: App): Promise<Sample | undefined> {
       })
     }
     const marks = await page.evaluate(() => (window as any).__marks as Record<string, number>)
-    if (process.env.BENCH_VERBOSE) console.log(app.name, JSON.stringify(marks))
+    if (process.env.BENCH_VERBOSE) {
+      // What the page fetched (its files, the service, the chain) and when, from navigation.
+      const files = await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => e as PerformanceResourceTiming)
+          .map((e) => [
+            e.name.replace(/^https?:\/\/[^/]+/, '').slice(0, 48),
+            Math.round(e.startTime),
+            Math.round(e.responseEnd),
+          ]),
+      )
+      console.log(app.name, JSON.stringify({ marks, files }))
+    }
     return {
       control: marks.control!,
       connect: marks.eth_requestAccounts! - marks.click!,
