@@ -102,6 +102,53 @@ describe('checkout controller against the sandbox', () => {
     }
   })
 
+  test('review Pay: the chain is asked while the status is read, in the same round trip', async () => {
+    const customer = sb.customers[3]!
+    const session = await createSession(sb, '2.00')
+    const balanceOf = `0x70a08231${customer.address.slice(2).toLowerCase().padStart(64, '0')}`
+    let askedBalance = () => {}
+    const balanceAsked = new Promise<void>((resolve) => {
+      askedBalance = resolve
+    })
+    // After Pay, each status read answers only once the chain was asked for the payer's balance
+    // (or after 2 s): a payment asking the chain after the read shows as a read that timed out.
+    let paying = false
+    const reads: ('with the chain' | 'timed out')[] = []
+    const gated: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init)
+      if (!paying || !String(input).includes(session.paymentSessionId)) return response
+      const timeout = new Promise<'timed out'>((r) => setTimeout(() => r('timed out'), 2000))
+      reads.push(await Promise.race([balanceAsked.then(() => 'with the chain' as const), timeout]))
+      return response
+    }
+    const wagmi = mockWagmi(sb, customer.address, {
+      onRpc: (body) => {
+        if (paying && body.includes(balanceOf)) askedBalance()
+      },
+    })
+    const config = paySessionConfig(sb, wagmi, { fetch: gated })
+    const checkout = createCheckout(config, {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      await checkout.connect('mock')
+      await waitForStep(checkout, 'chooseToken')
+      checkout.selectToken('USDC')
+      paying = true
+      await checkout.pay()
+      await waitForStep(checkout, 'paid')
+      expect(reads.length).toBeGreaterThan(0)
+      expect(reads).not.toContain('timed out')
+      expect(
+        await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
+      ).toHaveLength(1)
+    } finally {
+      checkout.destroy()
+    }
+  })
+
   test('declined in the wallet, then retry pays once', async () => {
     const customer = sb.customers[2]!
     const session = await createSession(sb, '5.00')

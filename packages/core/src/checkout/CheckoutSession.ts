@@ -8,6 +8,7 @@ import { getStablecoinBalances } from '../actions/getStablecoinBalances.js'
 import { getWallets, watchWallets } from '../actions/getWallets.js'
 import type { payWithAuthorization } from '../actions/payWithAuthorization.js'
 import { payWithWallet } from '../actions/payWithWallet.js'
+import { preparePayment } from '../actions/preparePayment.js'
 import { reportFunding } from '../actions/reportFunding.js'
 import type { SendWithCalls } from '../actions/sendWithCalls.js'
 import { sessionQueryKey, watchSession } from '../actions/watchSession.js'
@@ -497,14 +498,18 @@ export class CheckoutSession implements Checkout {
     const { config } = this
     const { paths, relayUrl, expectedAmount, expectedCurrency } = this.#parameters
     try {
-      // Never twice: the freshest status and the chain decide before any prompt opens.
+      // Never twice: the freshest status and the chain decide before any prompt opens. The chain
+      // is asked about the session the review shows while its status is read, in the same round
+      // trip; a session that changed in what those checks read is asked about again.
+      const shown = this.#state.session
+      const early = shown && !gasless ? this.#checkEarly(shown, selected) : undefined
       const session = await this.#readSession()
       this.#onSession(session)
       if (this.settled) return
-      const previous = await checkPreviousPayment(config, {
-        session,
-        staleAfter: this.staleAfter,
-      })
+      const same = early && sameChecks(shown!, session)
+      const previous = await (same
+        ? early.previous
+        : checkPreviousPayment(config, { session, staleAfter: this.staleAfter }))
       if (previous.kind !== 'none') return await this.#resume(previous)
       // A rarer path's code loads when a customer takes it.
       const action = gasless ? (await paths.gasless!()).payWithAuthorization : payWithWallet
@@ -517,6 +522,7 @@ export class CheckoutSession implements Checkout {
         expectedAmount,
         expectedCurrency,
         signal: this.signal,
+        prepared: same ? early.prepared : undefined,
         ...(calls && {
           sendCalls: async (...args) => (await calls()).sendWithCalls(...args),
         }),
@@ -538,6 +544,24 @@ export class CheckoutSession implements Checkout {
     } finally {
       this.#busy = false
     }
+  }
+
+  /**
+   * The chain's checks of a payment of `session` in `token`: whether it was paid already
+   * (checkPreviousPayment) and the payer's side (preparePayment: balance, block). Not on a wallet
+   * on another network, whose switch prompt waits for the fresh status.
+   */
+  #checkEarly(session: PaymentSession, token: string) {
+    if (getConnection(this.config.wagmiConfig).chainId !== this.#assets?.network.chainId) return
+    const { expectedAmount, expectedCurrency } = this.#parameters
+    const early = {
+      previous: checkPreviousPayment(this.config, { session, staleAfter: this.staleAfter }),
+      prepared: preparePayment(this.config, { session, token, expectedAmount, expectedCurrency }),
+    }
+    // Awaited only when the fresh status agrees: a failure before then is not unhandled.
+    early.previous.catch(() => {})
+    early.prepared.catch(() => {})
+    return early
   }
 
   #onPayError(error: PaySessionError) {
@@ -602,4 +626,20 @@ function isRetryable(error: unknown) {
       error.code,
     )
   )
+}
+
+/** What the payment's chain checks read of a session: equal, their answers hold for both. */
+const checkedFields = [
+  'status',
+  'amount',
+  'currency',
+  'network',
+  'tokenSymbol',
+  'acceptedTokens',
+  'oneTimeWalletAddress',
+  'userSubmittedTransactionHash',
+  'fundingTransactionHash',
+] as const
+function sameChecks(a: PaymentSession, b: PaymentSession): boolean {
+  return checkedFields.every((key) => JSON.stringify(a[key]) === JSON.stringify(b[key]))
 }
