@@ -26,7 +26,7 @@ import {
   readPaymentRecord,
 } from '../utils/paymentRecord.js'
 import { writeSessionFacts } from '../utils/sessionFacts.js'
-import { isSettled } from '../utils/status.js'
+import { isPaidStatus, isSettled } from '../utils/status.js'
 import { SessionToken, type SessionTokenProvider } from './sessionToken.js'
 import {
   type CheckoutEvent,
@@ -373,9 +373,20 @@ export class CheckoutSession implements Checkout {
    */
   async askServiceToSettle(hash: Hex): Promise<void> {
     const { config, sessionId } = this
-    await this.token
+    const answer = await this.token
       .use((sessionToken) => reportFunding(config, { sessionId, sessionToken, hash, wait: true }))
-      .catch(() => {})
+      .catch(() => undefined)
+    this.#onReportAnswer(answer)
+  }
+
+  /**
+   * A service that answers a report with the status it now holds (an extension): paid shows at
+   * once, without waiting for the read that follows, which brings the rest of the session.
+   */
+  #onReportAnswer(answer: { status?: PaymentSession['status'] | undefined } | undefined) {
+    const shown = this.#state.session
+    if (shown && answer?.status && isPaidStatus(answer.status) && !this.settled)
+      this.#onSession({ ...shown, status: answer.status })
     this.refresh()
   }
 
@@ -532,9 +543,9 @@ export class CheckoutSession implements Checkout {
         onHash: (hash) => {
           this.dispatch({ type: 'hash' }, { hash, explorerTxUrl: this.explorerTxUrl(hash) })
         },
-        onReported: () => {
+        onReported: (answer) => {
           this.dispatch({ type: 'reported' })
-          this.refresh()
+          this.#onReportAnswer(answer)
         },
       })
       this.dispatch({ type: 'mined' })
