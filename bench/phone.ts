@@ -249,6 +249,7 @@ function inPage(o: {
   chainId: number
   rpcUrl: string
   control: string
+  verbose: boolean
 }) {
   type Marks = Record<string, number>
   const w = window as unknown as {
