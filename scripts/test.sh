@@ -17,6 +17,8 @@ $PNPM --filter @paysession/checkout run lint:package
 $PNPM --filter @paysession/protocol --filter @paysession/core --filter @paysession/server run lint:package
 node scripts/check-packages.mjs
 node scripts/check-examples.mjs
+# Postgres and Redis for the relay's many-instance tests (each test starts its own servers).
+sh scripts/ensure-services.sh
 node_modules/.bin/vitest run
 $PNPM --filter @paysession/runtimes-e2e test
 sh scripts/ensure-chromium.sh

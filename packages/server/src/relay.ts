@@ -15,6 +15,7 @@ export {
   createTokenBucketRateLimit,
   type RelayRateLimit,
   type TokenBucketOptions,
+  type TokenBucketRateLimitOptions,
 } from './relay/rateLimit.js'
 export type { SettleReturnType } from './relay/settle.js'
 export {
