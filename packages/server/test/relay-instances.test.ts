@@ -8,9 +8,18 @@ import { createWalletClient, getAddress, type Hex, http, parseEventLogs } from '
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startPostgres, startRedis } from '../../../scripts/services.mjs'
-import { createPostgresRelayStore } from '../src/postgres.js'
-import { createRedisRelayStore } from '../src/redis.js'
+import {
+  createPostgresDedupeStore,
+  createPostgresRateLimit,
+  createPostgresRelayStore,
+} from '../src/postgres.js'
+import {
+  createRedisDedupeStore,
+  createRedisRateLimit,
+  createRedisRelayStore,
+} from '../src/redis.js'
 import { createMemoryRelayStoreForTestsOnly, type RelayStore } from '../src/relay.js'
+import { close, listen } from './helpers.js'
 import { codeOf, hashOf, type RelayKit, relayKit } from './relayHelpers.js'
 import type { RelayProcessConfig } from './relayProcess.js'
 
@@ -264,4 +273,82 @@ test('an EIP-7702-delegated payer not on the list is refused before any gas is s
     parseEventLogs({ abi: artifacts.TestStablecoin.abi, logs: receipt.logs }),
   ).not.toHaveLength(0)
   expect(await kit.transfersTo(s.otw)).toHaveLength(1)
+})
+
+describe.each([
+  [
+    'Postgres',
+    () => createPostgresRateLimit(pgClient(), limits),
+    () => createPostgresDedupeStore(pgClient()),
+  ],
+  [
+    'Redis',
+    () => createRedisRateLimit(redisClient(), limits),
+    () => createRedisDedupeStore(redisClient()),
+  ],
+] as const)('shared by every instance over %s', (_, rateLimit, dedupe) => {
+  test('the rate limit counts one caller across two instances', async () => {
+    const [a, b] = [rateLimit(), rateLimit()]
+    const ip = `ip:203.0.113.${Math.floor(Math.random() * 250)}`
+    const answers = [await a(ip), await b(ip), await a(ip), await b(ip)]
+    expect(answers).toEqual([true, true, true, false])
+    expect(await a('session:ps_other')).toBe(true)
+  })
+
+  test('a webhook delivery handled on one instance is a duplicate on another', async () => {
+    const [a, b] = [dedupe(), dedupe()]
+    const id = JSON.stringify(crypto.randomUUID())
+    expect(await b.has(id)).toBe(false)
+    await a.add(id)
+    expect(await b.has(id)).toBe(true)
+  })
+})
+const limits = { ip: { burst: 3, perSecond: 0.001 }, session: { burst: 3, perSecond: 0.001 } }
+
+test('a send that never reached the node leaves no nonce gap: the next session is mined', async () => {
+  // A node whose connection drops on every eth_sendRawTransaction: the relay cannot know
+  // whether it was sent, so that session stays claimed, and no nonce was taken.
+  const { server, url } = await listen(async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const body = Buffer.concat(chunks).toString()
+    if (body.includes('eth_sendRawTransaction')) return void req.socket.destroy()
+    const answer = await fetch(sb.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+    res.setHeader('content-type', 'application/json')
+    res.end(await answer.text())
+  })
+  try {
+    const store = createPostgresRelayStore(pgClient())
+    const network = (rpcUrl: string) => ({
+      LOCAL: { chainId: sb.chainId, rpcUrl, tokens: { USDC: sb.tokens.USDC.address } },
+    })
+    const broken = kit.relayWith({ store, rateLimit: false, networks: network(url) })
+    const healthy = kit.relayWith({ store, rateLimit: false, networks: network(sb.rpcUrl) })
+    const nonce = await kit.relayerNonce()
+    const first = await kit.session()
+    const a = await kit.customerWithoutGas()
+    const lost = await broken(kit.relayRequest(first.id, await kit.authorize(a.key, first.otw)))
+    expect(await codeOf(lost)).toEqual([503, 'RELAY_UNAVAILABLE'])
+    expect((await store.get(first.id))?.hash).toBeUndefined()
+    // Another authorization for that session waits: the lost one may yet be mined.
+    const b = await kit.customerWithoutGas()
+    expect(
+      await codeOf(
+        await healthy(kit.relayRequest(first.id, await kit.authorize(b.key, first.otw))),
+      ),
+    ).toEqual([409, 'ALREADY_RELAYED'])
+    const second = await kit.session()
+    const res = await healthy(kit.relayRequest(second.id, await kit.authorize(b.key, second.otw)))
+    expect(res.status).toBe(200)
+    const hash = await hashOf(res)
+    expect((await kit.publicClient.getTransaction({ hash })).nonce).toBe(nonce)
+    expect((await kit.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
+    expect(await kit.transfersTo(second.otw)).toHaveLength(1)
+  } finally {
+    await close(server)
+  }
 })
