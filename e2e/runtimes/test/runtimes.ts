@@ -145,7 +145,7 @@ export const runtimes: Runtime[] = [
         script: bundle.outputFiles[0]!.text,
         compatibilityDate: '2026-04-26',
         bindings: env,
-        kvNamespaces: ['RELAY'],
+        durableObjects: { RELAY_STORE: 'RelayStoreObject' },
         host: '127.0.0.1',
         port,
         handleRuntimeStdio(stdout, stderr) {
