@@ -16,7 +16,10 @@ const benches = {
     tables: ['Receipt → widget shows paid', 'HTTP requests of one checkout'],
   },
   phone: { args: [...tsx, 'phone.ts'], tables: ['Phone profile'] },
-  relay: { args: [...tsx, 'relay.ts'], tables: ['sessions paid gaslessly'] },
+  relay: {
+    args: [...tsx, 'relay.ts'],
+    tables: ['sessions paid gaslessly', 'relay processes behind a round-robin proxy'],
+  },
   size: { args: ['size/run.mjs'], tables: ['Bundle size'] },
   hosted: {
     args: [...tsx, 'hosted.ts'],

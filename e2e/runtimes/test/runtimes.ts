@@ -121,6 +121,8 @@ export const runtimes: Runtime[] = [
     '--allow-net',
     '--allow-env',
     '--allow-read',
+    // The relay's file store writes its records.
+    '--allow-write',
     'main.ts',
   ]),
   command('Bun', 'bun', () => [bin('bun'), 'server.ts']),
