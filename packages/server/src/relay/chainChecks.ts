@@ -6,6 +6,7 @@ import {
   isAddressEqual,
   type PublicClient,
   parseGwei,
+  TransactionReceiptNotFoundError,
 } from 'viem'
 import type { PaymentSession } from '../client/types.js'
 import { classifyError } from './classifyError.js'
@@ -172,6 +173,17 @@ export async function stillBlocks(
 ): Promise<boolean> {
   const network = networkOf(previous.network)
   if (!network) return true
+  if (previous.hash) {
+    // Its own transaction says it first: pending (no receipt yet) or mined without a revert
+    // blocks, whatever the node's log index shows yet.
+    const receipt = await network.publicClient
+      .getTransactionReceipt({ hash: previous.hash })
+      .catch((error) => {
+        if (error instanceof TransactionReceiptNotFoundError) return undefined
+        throw relayError('RELAY_UNAVAILABLE', { details: 'receipt', cause: error })
+      })
+    if (!receipt || receipt.status === 'success') return true
+  }
   const settled = await authorizationState(
     network.publicClient,
     previous.token,

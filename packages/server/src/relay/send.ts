@@ -1,5 +1,5 @@
 import { eip3009Abi } from '@paysession/protocol'
-import type { Address, Hex } from 'viem'
+import { type Address, encodeFunctionData, type Hex } from 'viem'
 import { type Fees, transferArgs } from './chainChecks.js'
 import { relayError } from './errors.js'
 import type { Network } from './networks.js'
@@ -41,16 +41,32 @@ export function createSender(options: ResolvedRelayOptions) {
           last && Date.now() - last.at < acceptedNonceWindowMs
             ? Math.max(pending, last.nonce + 1)
             : pending
-        const hash = await network.wallet.writeContract({
-          account,
-          chain: network.chain,
-          address: token,
+        const call = {
           abi: eip3009Abi,
           functionName: 'transferWithAuthorization',
           args: transferArgs(request),
-          nonce,
-          ...fees,
-        })
+        } as const
+        // A local key signs here and the node is asked once, so the lock is held for one
+        // round trip after the nonce read; another account goes through its wallet client.
+        const hash = account.signTransaction
+          ? await network.publicClient.sendRawTransaction({
+              serializedTransaction: await account.signTransaction({
+                type: 'eip1559',
+                chainId: network.chain.id,
+                to: token,
+                data: encodeFunctionData(call),
+                nonce,
+                ...fees,
+              }),
+            })
+          : await network.wallet.writeContract({
+              account,
+              chain: network.chain,
+              address: token,
+              ...call,
+              nonce,
+              ...fees,
+            })
         return { nonce, result: hash }
       })
     const run = (queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(work)
