@@ -12,7 +12,11 @@ let shop: ReturnType<typeof createShop> | undefined
 
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
-    shop ??= createShop(env, { relayStore: durableObjectRelayStore(env.RELAY_STORE) })
+    // Cloudflare's edge sets CF-Connecting-IP on every request a Worker gets.
+    shop ??= createShop(env, {
+      relayStore: durableObjectRelayStore(env.RELAY_STORE),
+      trustProxy: 'cloudflare',
+    })
     const { pathname } = new URL(request.url)
     if (request.method === 'GET' && pathname === '/') return shop.checkout(request)
     if (request.method === 'POST' && pathname === '/webhooks/paysession')

@@ -1,3 +1,9 @@
+export {
+  createClientIp,
+  ipRateLimitKey,
+  setClientAddress,
+  type TrustProxy,
+} from './http/clientIp.js'
 export { createRelay, type Relay } from './relay/createRelay.js'
 export {
   createRelayHandler,

@@ -1,4 +1,4 @@
-import { transferWithAuthorizationTypes } from '@paysession/protocol'
+import { isPlainId, transferWithAuthorizationTypes } from '@paysession/protocol'
 import { isAddressEqual, recoverTypedDataAddress, zeroAddress } from 'viem'
 import { isAllowedContractPayer } from './contractPayers.js'
 import { relayError } from './errors.js'
@@ -20,6 +20,8 @@ export async function checkOffline(
   const now = BigInt(Math.floor(Date.now() / 1000))
   // Against this machine's clock, with some slack; the chain's clock is checked later.
   const slack = 60n
+  // `.` and `..` would be steps up the session's URL, which is read with the API key.
+  if (!isPlainId(request.sessionId)) refuse('paymentSessionId is not a plain id')
   if (auth.value === 0n) refuse('value is 0')
   if (isAddressEqual(auth.to, zeroAddress)) refuse('to is the zero address')
   if (auth.validAfter > now + slack) refuse('validAfter is in the future')

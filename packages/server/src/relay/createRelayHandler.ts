@@ -1,5 +1,6 @@
 import { isPaySessionError } from '@paysession/protocol'
-import { BodyTooLargeError, clientAddressOf, readBody } from '../http/readBody.js'
+import { createClientIp, ipRateLimitKey } from '../http/clientIp.js'
+import { BodyTooLargeError, readBody } from '../http/readBody.js'
 import { createRelay } from './createRelay.js'
 import { relayError } from './errors.js'
 import { type RelayHandlerOptions, resolveHandlerOptions } from './options.js'
@@ -37,7 +38,7 @@ export type RelayHandler = (request: Request) => Promise<Response>
 export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
   const relay = createRelay(options)
   const { maxBodyBytes, rateLimit } = resolveHandlerOptions(options)
-  const clientIp = options.clientIp ?? clientAddressOf
+  const clientIp = options.clientIp ?? createClientIp(options.trustProxy)
   const cors: Record<string, string> = options.allowOrigin
     ? {
         'access-control-allow-origin': options.allowOrigin,
@@ -53,8 +54,10 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
         return new Response(null, { status: 204, headers: cors })
       if (request.method !== 'POST') throw relayError('METHOD_NOT_ALLOWED')
       const ip = clientIp(request)
-      if (rateLimit && ip !== undefined && !(await rateLimit(`ip:${ip}`)))
-        throw relayError('RATE_LIMITED', { details: `ip ${ip}` })
+      if (rateLimit && !(await rateLimit(ipRateLimitKey(ip))))
+        throw relayError('RATE_LIMITED', {
+          details: ip ? `ip ${ip}` : 'ip unknown: set trustProxy',
+        })
       let bytes: Uint8Array
       try {
         bytes = await readBody(request, maxBodyBytes)

@@ -2,6 +2,7 @@ import { merchantError, type PaySessionError } from '@paysession/protocol'
 import type { Account, Address, Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { PaySessionClient } from '../client/createPaySessionClient.js'
+import type { TrustProxy } from '../http/clientIp.js'
 import { createTokenBucketRateLimit, type RelayRateLimit } from './rateLimit.js'
 import type { RelayStore, TransferAuthorization } from './types.js'
 
@@ -83,10 +84,13 @@ export type RelayHandlerOptions = RelayOptions & {
    */
   rateLimit?: RelayRateLimit | false
   /**
-   * The caller's IP for the rate limit. Default: the socket's address when the handler runs
-   * through `toNodeListener`; a fetch-style framework passes its own (behind a proxy, the
-   * address the proxy reports).
+   * The proxies in front of the relay that may say who the caller is, for the per-IP rate limit
+   * (`false`, `'cloudflare'`, a number of proxies, or their CIDRs: see `TrustProxy`). Default
+   * `false`: the peer's address (`toNodeListener`, or `setClientAddress` in another runtime).
+   * Callers whose address cannot be told share one limit, `ip:unknown`.
    */
+  trustProxy?: TrustProxy
+  /** The caller's IP for the rate limit, read your own way. Default: `createClientIp(trustProxy)`. */
   clientIp?: (request: Request) => string | undefined
   /** Answer CORS requests from this origin (when the checkout runs on another origin). */
   allowOrigin?: string
