@@ -23,7 +23,10 @@ const benches = {
       'Phone profile, the click that pays',
     ],
   },
-  relay: { args: [...tsx, 'relay.ts'], tables: ['sessions paid gaslessly'] },
+  relay: {
+    args: [...tsx, 'relay.ts'],
+    tables: ['sessions paid gaslessly', 'relay processes behind a round-robin proxy'],
+  },
   size: { args: ['size/run.mjs'], tables: ['Bundle size'] },
   hosted: {
     args: [...tsx, 'hosted.ts'],

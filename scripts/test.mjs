@@ -44,6 +44,8 @@ const stages = [
     name: 'vitest',
     report: ['vitest'],
     run: [
+      // Debian's Postgres and Redis, which the relay's tests and bench start on free ports.
+      ['sh', 'scripts/ensure-services.sh'],
       [
         'node_modules/.bin/vitest',
         'run',
