@@ -94,30 +94,12 @@ export type Checkout = {
  * a path and keeps these private otherwise.
  */
 export type CheckoutHandle = {
-  readonly config: PaySessionConfig
-  readonly sessionId: string
-  readonly staleAfter: number | undefined
-  readonly token: SessionToken
-  /** Aborted when the checkout is destroyed: stops following a hash or the chain. */
-  readonly signal: AbortSignal
-  readonly settled: boolean
-  readonly destroyed: boolean
-  /** The session's network (known once loaded). */
-  readonly network: NetworkInfo
-  getState(): CheckoutState
-  subscribe(listener: CheckoutListener): () => void
+  /** The session itself: its state, token, polling and effects. */
+  readonly session: CheckoutSession
   /** The one way the step changes: the event through `transition`. Returns whether it was taken. */
   dispatch(event: CheckoutEvent<PaymentPath>, patch?: Partial<CheckoutFacts>): boolean
   /** Everything but the step. */
   set(patch: Partial<CheckoutFacts>): void
-  explorerTxUrl(hash: Hex): string | undefined
-  /** An error that ends this attempt (a refused token only ends what the service tells). */
-  fail(error: PaySessionError, canRetry: boolean): void
-  /** Nothing in flight: the wallet choice, or the token choice for a connected wallet. */
-  offerPayment(): Promise<void>
-  /** The transfer is mined: report it with `wait` (idempotent), then read the session at once. */
-  askServiceToSettle(hash: Hex): Promise<void>
-  stopWatching(): void
 }
 
 /**
@@ -216,31 +198,10 @@ export class CheckoutSession implements Checkout {
     this.staleAfter = parameters.staleAfter
     this.token = new SessionToken(parameters.sessionToken, parameters.getSessionToken)
     this.signal = this.#following.signal
-    const session = this
     this.#handle = {
-      config,
-      sessionId: this.sessionId,
-      staleAfter: this.staleAfter,
-      token: this.token,
-      signal: this.signal,
-      get settled() {
-        return session.settled
-      },
-      get destroyed() {
-        return session.destroyed
-      },
-      get network() {
-        return session.network
-      },
-      getState: () => this.getState(),
-      subscribe: (listener) => this.subscribe(listener),
+      session: this,
       dispatch: (event, patch) => this.#dispatch(event, patch),
       set: (patch) => this.#set(patch),
-      explorerTxUrl: (hash) => this.#explorerTxUrl(hash),
-      fail: (error, canRetry) => this.#fail(error, canRetry),
-      offerPayment: () => this.#offerPayment(),
-      askServiceToSettle: (hash) => this.#askServiceToSettle(hash),
-      stopWatching: () => this.#stopWatching(),
     }
     this.#facts = {
       wallets: getWallets(config),
@@ -335,7 +296,7 @@ export class CheckoutSession implements Checkout {
     return transition(this.#machine, event) !== this.#machine
   }
 
-  #explorerTxUrl(hash: Hex): string | undefined {
+  explorerTxUrl(hash: Hex): string | undefined {
     const explorer = this.#assets?.network.explorerUrl
     return explorer ? `${explorer}/tx/${hash}` : undefined
   }
@@ -344,7 +305,7 @@ export class CheckoutSession implements Checkout {
    * An error that ends this attempt: an expired session ends the checkout for good; a refused
    * token only ends what the service tells this page (`untrack` in ./recovery.ts).
    */
-  #fail(error: PaySessionError, canRetry: boolean): void {
+  fail(error: PaySessionError, canRetry: boolean): void {
     if (isTokenRefused(error)) {
       this.#recover((recovery) => recovery.untrack(this.#handle, error), error)
       return
@@ -380,7 +341,7 @@ export class CheckoutSession implements Checkout {
     const funding = session.fundingTransactionHash
     const funded =
       (step === 'paid' || step === 'completed') && isTransactionHash(funding)
-        ? { hash: funding, explorerTxUrl: this.#explorerTxUrl(funding) }
+        ? { hash: funding, explorerTxUrl: this.explorerTxUrl(funding) }
         : {}
     this.#dispatch(
       { type: 'session', status: session.status },
@@ -408,7 +369,7 @@ export class CheckoutSession implements Checkout {
         if (!final || this.settled) return
         this.#unwatch = undefined
         this.#dispatch({ type: 'retryByLoading' })
-        if (!isTokenRefused(error)) return this.#fail(error, true)
+        if (!isTokenRefused(error)) return this.fail(error, true)
         void this.token.renew(token).then((fresh) => {
           if (this.#destroyed || this.settled) return
           if (fresh) this.#watch()
@@ -418,13 +379,13 @@ export class CheckoutSession implements Checkout {
     })
   }
 
-  #stopWatching(): void {
+  stopWatching(): void {
     this.#unwatch?.()
     this.#unwatch = undefined
   }
 
   /** Reads the session at once rather than at the next poll. */
-  #refresh(): void {
+  refresh(): void {
     if (!this.#destroyed)
       void this.config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(this.sessionId) })
   }
@@ -453,15 +414,15 @@ export class CheckoutSession implements Checkout {
       if (this.settled) return
       if (previous.kind !== 'none') return await this.#resume(previous)
       this.#dispatch({ type: 'nothingPending' })
-      await this.#offerPayment()
+      await this.offerPayment()
     } catch (error) {
       if (this.settled) return
-      this.#fail(asError(error), isRetryable(error))
+      this.fail(asError(error), isRetryable(error))
     }
   }
 
   /** Nothing in flight: the wallet choice, or the token choice for a connected wallet. */
-  async #offerPayment(): Promise<void> {
+  async offerPayment(): Promise<void> {
     const wagmi = this.config.wagmiConfig
     if (getConnection(wagmi).status === 'disconnected') await reconnect(wagmi).catch(() => {})
     if (getConnection(wagmi).status === 'connected') await this.#loadTokens()
@@ -473,7 +434,7 @@ export class CheckoutSession implements Checkout {
    * service processes it now, then read the session at once rather than at the next poll. A
    * service that ignores `wait`, or fails, leaves it to polling.
    */
-  async #askServiceToSettle(hash: Hex): Promise<void> {
+  async askServiceToSettle(hash: Hex): Promise<void> {
     const { config, sessionId } = this
     const answer = await this.token
       .use((sessionToken) => reportFunding(config, { sessionId, sessionToken, hash, wait: true }))
@@ -489,7 +450,7 @@ export class CheckoutSession implements Checkout {
     const shown = this.#state.session
     if (shown && answer?.status && isPaidStatus(answer.status) && !this.settled)
       this.#onSession({ ...shown, status: answer.status })
-    this.#refresh()
+    this.refresh()
   }
 
   #gasless(symbol: string | undefined) {
@@ -643,7 +604,7 @@ export class CheckoutSession implements Checkout {
           this.#dispatch({ type: 'walletAccepted' })
         },
         onHash: (hash) => {
-          this.#dispatch({ type: 'hash' }, { hash, explorerTxUrl: this.#explorerTxUrl(hash) })
+          this.#dispatch({ type: 'hash' }, { hash, explorerTxUrl: this.explorerTxUrl(hash) })
         },
         onReported: (answer) => {
           this.#dispatch({ type: 'reported' })
@@ -651,7 +612,7 @@ export class CheckoutSession implements Checkout {
         },
       })
       this.#dispatch({ type: 'mined' })
-      void this.#askServiceToSettle(paid.hash)
+      void this.askServiceToSettle(paid.hash)
     } catch (error) {
       if (!this.settled) this.#onPayError(asError(error))
     } finally {
@@ -678,7 +639,7 @@ export class CheckoutSession implements Checkout {
   }
 
   #onPayError(error: PaySessionError) {
-    if (error.code === 'SESSION_EXPIRED' || isTokenRefused(error)) return this.#fail(error, false)
+    if (error.code === 'SESSION_EXPIRED' || isTokenRefused(error)) return this.fail(error, false)
     const { storage } = this.config
     if (error.code === 'PAYMENT_IN_PROGRESS')
       // Another tab recorded its prompt between our check and our record.
@@ -703,7 +664,7 @@ export class CheckoutSession implements Checkout {
 
   payManually(): void {
     if (!this.#dispatch({ type: 'manual' }, { error: undefined, canRetry: false })) return
-    this.#refresh()
+    this.refresh()
   }
 
   async retry(): Promise<void> {
@@ -714,14 +675,14 @@ export class CheckoutSession implements Checkout {
       this.#dispatch({ type: 'retry' }, { error: undefined, canRetry: false })
       return this.pay({ path: this.#machine.lastPath })
     }
-    this.#stopWatching()
+    this.stopWatching()
     return this.#load()
   }
 
   destroy(): void {
     this.#destroyed = true
     this.#following.abort()
-    this.#stopWatching()
+    this.stopWatching()
     this.#stopConnection()
     this.#stopWallets()
     this.#listeners.clear()

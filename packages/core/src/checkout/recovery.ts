@@ -30,16 +30,16 @@ export function resume(checkout: CheckoutHandle, previous: PreviousPayment): Pro
   if (previous.kind !== 'inFlight') return
   if (previous.reason === 'walletPending') return awaitWallet(checkout, previous.record!)
   const hash = previous.hash
-  if (hash) checkout.set({ hash, explorerTxUrl: checkout.explorerTxUrl(hash) })
+  if (hash) checkout.set({ hash, explorerTxUrl: checkout.session.explorerTxUrl(hash) })
   if (previous.reason === 'prompting') return waitForPrompt(checkout, previous.record)
   checkout.dispatch(
     { type: 'previous', reason: previous.reason },
     { error: undefined, canRetry: false, retryAt: undefined },
   )
   if (hash) {
-    const { config, sessionId } = checkout
+    const { config, sessionId } = checkout.session
     // Idempotent: the service may not have heard of it if the page closed right after sending.
-    checkout.token
+    checkout.session.token
       .use((sessionToken) => reportFunding(config, { sessionId, sessionToken, hash }))
       .catch(() => {})
     if (previous.reason === 'hashPending') void followHash(checkout, hash, previous.record)
@@ -52,7 +52,9 @@ function awaitWallet(checkout: CheckoutHandle, record: PaymentRecord) {
     { type: 'previous', reason: 'walletPending' },
     { error: undefined, canRetry: false },
   )
-  const client = getClient(checkout.config.wagmiConfig, { chainId: checkout.network.chainId })!
+  const client = getClient(checkout.session.config.wagmiConfig, {
+    chainId: checkout.session.network.chainId,
+  })!
   waitForTransfer(client, {
     payment: {
       token: record.tokenAddress,
@@ -61,12 +63,12 @@ function awaitWallet(checkout: CheckoutHandle, record: PaymentRecord) {
       fromBlock: BigInt(record.fromBlock),
     },
     pollingInterval: client.pollingInterval,
-    signal: checkout.signal,
+    signal: checkout.session.signal,
   }).then(
     (hash) => {
       const submitted: PaymentRecord = { ...record, state: 'submitted', hash }
-      writePaymentRecord(checkout.config.storage, submitted)
-      if (!checkout.settled)
+      writePaymentRecord(checkout.session.config.storage, submitted)
+      if (!checkout.session.settled)
         resume(checkout, { kind: 'inFlight', reason: 'hashPending', hash, record: submitted })
     },
     () => {},
@@ -83,14 +85,16 @@ export async function waitForPrompt(
   checkout: CheckoutHandle,
   record: PaymentRecord | undefined,
 ): Promise<void> {
-  const { config, staleAfter } = checkout
+  const { config, staleAfter } = checkout.session
   const retryAt = (record?.createdAt ?? Date.now()) + (staleAfter ?? defaultStaleAfter)
   checkout.dispatch(
     { type: 'previous', reason: 'prompting' },
     { error: undefined, canRetry: false, retryAt },
   )
   const waiting = () =>
-    !checkout.destroyed && !checkout.settled && checkout.getState().retryAt === retryAt
+    !checkout.session.destroyed &&
+    !checkout.session.settled &&
+    checkout.session.getState().retryAt === retryAt
   const stillPrompting = (previous: PreviousPayment) =>
     previous.kind === 'inFlight' && previous.reason === 'prompting'
   let previous: PreviousPayment | 'left' | undefined
@@ -98,12 +102,12 @@ export async function waitForPrompt(
   while (waiting() && !previous)
     previous = await poll(config.polling, {
       read: async () => {
-        const session = checkout.getState().session
+        const session = checkout.session.getState().session
         if (!waiting() || !session) return 'left' as const
         return checkPreviousPayment(config, { session, staleAfter })
       },
       until: (read) => read === 'left' || !stillPrompting(read),
-      signal: checkout.signal,
+      signal: checkout.session.signal,
       deadline: Date.now() < retryAt ? retryAt : undefined,
     })
   if (!previous || previous === 'left' || !waiting()) return
@@ -114,13 +118,15 @@ export async function waitForPrompt(
   // Out of the in-flight step first: the token choice is not shown over a payment in flight.
   checkout.dispatch({ type: 'nothingPending' })
   checkout.dispatch({ type: 'load' }, { retryAt: undefined })
-  return checkout.offerPayment().catch((error) => checkout.fail(asError(error), true))
+  return checkout.session
+    .offerPayment()
+    .catch((error) => checkout.session.fail(asError(error), true))
 }
 
 async function followHash(checkout: CheckoutHandle, hash: Hex, record: PaymentRecord | undefined) {
-  const { config, sessionId } = checkout
+  const { config, sessionId } = checkout.session
   try {
-    const client = getClient(config.wagmiConfig, { chainId: checkout.network.chainId })!
+    const client = getClient(config.wagmiConfig, { chainId: checkout.session.network.chainId })!
     const receipt = await waitForPaymentReceipt(client, {
       hash,
       // Our own payment (not one the service heard of from elsewhere): follow a replacement.
@@ -135,20 +141,20 @@ async function followHash(checkout: CheckoutHandle, hash: Hex, record: PaymentRe
           : undefined,
       confirmations: config.confirmations,
       pollingInterval: client.pollingInterval,
-      signal: checkout.signal,
+      signal: checkout.session.signal,
       onReplaced: (next) => {
         if (record)
           writePaymentRecord(config.storage, { ...record, state: 'submitted', hash: next })
-        checkout.set({ hash: next, explorerTxUrl: checkout.explorerTxUrl(next) })
-        checkout.token
+        checkout.set({ hash: next, explorerTxUrl: checkout.session.explorerTxUrl(next) })
+        checkout.session.token
           .use((sessionToken) => reportFunding(config, { sessionId, sessionToken, hash: next }))
           .catch(() => {})
       },
     })
-    if (checkout.settled) return
+    if (checkout.session.settled) return
     if (receipt.status === 'success') {
       checkout.dispatch({ type: 'mined' })
-      void checkout.askServiceToSettle(receipt.transactionHash)
+      void checkout.session.askServiceToSettle(receipt.transactionHash)
     } else {
       clearPaymentRecord(config.storage, sessionId)
       checkout.dispatch(
@@ -157,7 +163,7 @@ async function followHash(checkout: CheckoutHandle, hash: Hex, record: PaymentRe
       )
     }
   } catch (error) {
-    if (checkout.destroyed || checkout.settled) return
+    if (checkout.session.destroyed || checkout.session.settled) return
     if (isPaySessionError(error, 'TRANSFER_MISMATCH')) {
       // Replaced by a transaction that pays nothing: the chain allows a new payment.
       clearPaymentRecord(config.storage, sessionId)
@@ -183,15 +189,20 @@ async function followHash(checkout: CheckoutHandle, hash: Hex, record: PaymentRe
  * A token refused before anything was known is a link that is not valid.
  */
 export function untrack(checkout: CheckoutHandle, error: PaySessionError) {
-  checkout.stopWatching()
-  const state = checkout.getState()
-  const facts = state.session ?? readSessionFacts(checkout.config.storage, checkout.sessionId)
+  checkout.session.stopWatching()
+  const state = checkout.session.getState()
+  const facts =
+    state.session ?? readSessionFacts(checkout.session.config.storage, checkout.session.sessionId)
   const known = !!facts || error.code === 'SESSION_TOKEN_EXPIRED'
   // A customer paying by hand keeps the address (the step stays): the chain is followed behind it.
   checkout.dispatch(
     { type: 'tokenRefused', known },
     !known || state.step !== 'manual'
-      ? { error, canRetry: checkout.token.renewable, ...(known ? { amount: facts?.amount } : {}) }
+      ? {
+          error,
+          canRetry: checkout.session.token.renewable,
+          ...(known ? { amount: facts?.amount } : {}),
+        }
       : {},
   )
   if (!known) return
@@ -206,18 +217,18 @@ async function followOnChain(checkout: CheckoutHandle, facts: SessionFacts) {
   followingChain.add(checkout)
   const follower = new AbortController()
   const stop = () => follower.abort()
-  checkout.signal.addEventListener('abort', stop)
-  const stopWhenLeft = checkout.subscribe((next) => {
+  checkout.session.signal.addEventListener('abort', stop)
+  const stopWhenLeft = checkout.session.subscribe((next) => {
     if (next.step !== 'untracked' && next.step !== 'manual') stop()
   })
   try {
-    const result = await waitForOneTimeWalletFunding(checkout.config, {
+    const result = await waitForOneTimeWalletFunding(checkout.session.config, {
       session: facts,
       signal: follower.signal,
     })
     // The paid screen names the token that arrived, as the service will once it sees it.
     if (result.outcome === 'received') {
-      const session = checkout.getState().session
+      const session = checkout.session.getState().session
       checkout.dispatch(
         { type: 'chainFunded' },
         {
@@ -235,7 +246,7 @@ async function followOnChain(checkout: CheckoutHandle, facts: SessionFacts) {
       )
   } finally {
     stopWhenLeft()
-    checkout.signal.removeEventListener('abort', stop)
+    checkout.session.signal.removeEventListener('abort', stop)
     followingChain.delete(checkout)
   }
 }
