@@ -15,7 +15,7 @@ export type Clock = {
 
 /** The platform's clock (`Date.now`, `setTimeout`). */
 export const systemClock: Clock = {
-  now: () => Date.now(),
+  now: Date.now,
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
   clearTimeout: (timer) => globalThis.clearTimeout(timer as ReturnType<typeof setTimeout>),
 }
@@ -59,8 +59,8 @@ export type PollParameters<T> = {
  * @example const capture = await poll({ read, until: (c) => c.status !== 'CAPTURING', interval: 1_000, clock: systemClock })
  */
 export async function poll<T>(parameters: PollParameters<T>): Promise<T | undefined> {
-  const { read, until, signal, backoff, clock, deadline = Number.POSITIVE_INFINITY } = parameters
-  const interval = parameters.interval
+  const { read, until, interval, signal, backoff, clock } = parameters
+  const deadline = parameters.deadline ?? Number.POSITIVE_INFINITY
   let failures = 0
   for (;;) {
     if (signal?.aborted) return undefined

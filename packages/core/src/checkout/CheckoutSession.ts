@@ -564,8 +564,8 @@ export class CheckoutSession implements Checkout {
   async pay(options: PayOptions = {}): Promise<void> {
     const selected = this.#state.selectedToken
     // A path the state does not offer (gasless without a relay or an EIP-3009 token) is the wallet's.
-    const path =
-      options.path === 'gasless' && !this.#state.gasless ? 'wallet' : (options.path ?? 'wallet')
+    let path = options.path ?? 'wallet'
+    if (!this.#state.gasless && path === 'gasless') path = 'wallet'
     if (!selected) return
     // Which steps allow paying (one attempt at a time) is the transition's answer (`canPay`).
     if (!this.#dispatch({ type: 'pay', path }, { error: undefined, canRetry: false })) return

@@ -46,7 +46,7 @@ export function buttonStatus(p: ButtonStatusParameters): ButtonStatus {
     return p.unavailable || step === 'failed' ? 'unavailable' : 'payLoading'
   }
   if (session.status === 'CANCELED' || step === 'expired') return 'expiredButton'
-  const paying = step ? !!p.inFlight : !!p.started || Boolean(session.userSubmittedTransactionHash)
+  const paying = step ? p.inFlight : p.started || session.userSubmittedTransactionHash
   if (paying) return 'inProgress'
   return p.priced ? 'pay' : 'payLoading'
 }

@@ -7,7 +7,7 @@ import type { CheckoutStep } from './types.js'
 export const isStepIn = <S extends CheckoutStep>(
   group: readonly S[],
   step: CheckoutStep | undefined,
-): step is S => !!step && (group as readonly CheckoutStep[]).includes(step)
+): step is S => (group as readonly (CheckoutStep | undefined)[]).includes(step)
 
 /** Steps in which a payment may be on its way: the customer is told so, and it is not offered again. */
 export const inFlightSteps = [
