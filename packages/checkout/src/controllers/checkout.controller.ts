@@ -11,6 +11,7 @@ import {
   PaySessionError,
   type PollingSettings,
   pathsFrom,
+  pinnedChanges,
   type Registry,
   type StablecoinInfo,
 } from '@paysession/core'
@@ -48,6 +49,8 @@ const settings = (h: CheckoutHost) =>
     h.walletConnectProjectId,
     h.walletConnectRelayUrl,
     h.paymasterUrl,
+    h.relayUrl,
+    h.allowTokenOverrides,
   ].join('|')
 
 /**
@@ -72,6 +75,7 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
   readonly registry: Registry | undefined
   readonly networks: NetworkInfo[] | undefined
   readonly tokens: Record<string, StablecoinInfo[]> | undefined
+  readonly allowTokenOverrides: boolean
   readonly fetch: typeof globalThis.fetch | undefined
   readonly tokenProvider:
     | ((sessionId: string) => Promise<string | undefined> | string | undefined)
@@ -260,13 +264,11 @@ export class CheckoutController implements ReactiveController {
     if (this.checkout || !sessionId || !sessionToken || !apiBase) return
     const h = this.host
     this.started = settings(h)
-    let registry = h.registry ?? createRegistry({ localRpcUrl: h.rpcUrls?.[31337] })
-    if (h.networks || h.tokens)
-      registry = extendRegistry(registry, { networks: h.networks, tokens: h.tokens })
     this.paidFired = false
     this.sentHere = false
     this.sawUnpaid = false
     try {
+      const registry = this.registryOf(h)
       this.config = createPaySessionConfig({
         apiBase,
         registry,
@@ -277,9 +279,22 @@ export class CheckoutController implements ReactiveController {
         ...(h.paymasterUrl ? { paymasterUrl: h.paymasterUrl } : {}),
         connectors,
       })
+      this.checkout = new CheckoutSession(this.config, {
+        sessionId,
+        sessionToken,
+        // Read at each refusal: a page may set the provider after the element.
+        getSessionToken: () => h.tokenProvider?.(sessionId),
+        locale: h.resolvedLocale,
+        expectedAmount: h.expectedAmount,
+        expectedCurrency: h.expectedCurrency,
+        relayUrl: h.relayUrl,
+        paths,
+      })
     } catch (error) {
-      // The page's settings (an insecure api-base): show it as the checkout's end, not a crash.
+      // The page's settings (an insecure api-base, a refused URL or token): show it as the
+      // checkout's end, not a crash.
       const failed = error instanceof PaySessionError ? error : new PaySessionError('API_ERROR')
+      if (failed.code === 'INVALID_CONFIG') console.error(`<paysession-checkout> ${failed.message}`)
       return this.onState({
         step: 'failed',
         error: failed,
@@ -290,20 +305,29 @@ export class CheckoutController implements ReactiveController {
         gasless: false,
       })
     }
-    this.checkout = new CheckoutSession(this.config, {
-      sessionId,
-      sessionToken,
-      // Read at each refusal: a page may set the provider after the element.
-      getSessionToken: () => h.tokenProvider?.(sessionId),
-      locale: h.resolvedLocale,
-      expectedAmount: h.expectedAmount,
-      expectedCurrency: h.expectedCurrency,
-      relayUrl: h.relayUrl,
-      paths,
-    })
     this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
     this.unwatchPairing = this.watchPairing()
     this.onState(this.checkout.getState())
+  }
+
+  /**
+   * The page's registry (`registry`, then `networks` and `tokens`). Changing what core pins (a
+   * page's typo or an injected script could make a customer pay 10^k times the amount, or plant
+   * an RPC in the wallet) takes `allow-token-overrides`, and is said in the console.
+   */
+  private registryOf(h: CheckoutHost): Registry {
+    const local = h.rpcUrls?.[31337]
+    let registry = h.registry ?? createRegistry({ localRpcUrl: local })
+    if (h.networks || h.tokens)
+      registry = extendRegistry(registry, { networks: h.networks, tokens: h.tokens })
+    const changes = pinnedChanges(registry, local).join(', ')
+    if (changes && !h.allowTokenOverrides)
+      throw new PaySessionError('INVALID_CONFIG', {
+        details: `The page changes what is pinned: ${changes}. Set allow-token-overrides if it means to.`,
+      })
+    if (changes)
+      console.warn(`<paysession-checkout> allow-token-overrides: this page changes ${changes}`)
+    return registry
   }
 
   /** Keeps the pairing URI a WalletConnect connector (ours or the page's) announces. */

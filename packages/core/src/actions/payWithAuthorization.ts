@@ -1,7 +1,8 @@
-import { eip3009Abi, transferWithAuthorizationTypes } from '@paysession/protocol'
+import { checkUrl, transferWithAuthorizationTypes } from '@paysession/protocol'
 import { getConnectorClient } from '@wagmi/core'
 import { type Hex, toHex } from 'viem'
-import { getBlock, readContract, signTypedData } from 'viem/actions'
+import { signTypedData } from 'viem/actions'
+import { checkTokenDomain } from '../chain/checkToken.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { walletError } from '../errors/wallet.js'
@@ -37,32 +38,26 @@ export async function payWithAuthorization(
   config: PaySessionConfig,
   parameters: PayWithAuthorizationParameters,
 ): Promise<PayWithAuthorizationReturnType> {
+  checkUrl(
+    parameters.relayUrl,
+    'relayUrl',
+    (globalThis as { location?: { href: string } }).location?.href,
+  )
   const payment = await preparePayment(config, parameters)
-  const { account, network, token, to, amount, client } = payment
+  const { account, network, token, to, amount } = payment
   if (!token.eip3009)
     throw new PaySessionError('UNSUPPORTED_TOKEN', {
       details: `${token.symbol} on ${network.name} has no EIP-3009 authorizations`,
     })
-  // The EIP-712 domain differs between deployments ("USD Coin", "USDC"...): read it on chain.
-  let name: string
-  let version: string
-  let now: bigint
-  try {
-    const read = { address: token.address, abi: eip3009Abi } as const
-    ;[name, version, now] = await Promise.all([
-      readContract(client, { ...read, functionName: 'name' }),
-      readContract(client, { ...read, functionName: 'version' }),
-      getBlock(client).then((block) => block.timestamp),
-    ])
-  } catch (error) {
-    throw new PaySessionError('CHAIN_UNAVAILABLE', { cause: error })
-  }
+  // The EIP-712 domain differs between deployments ("USD Coin", "USDC"...): the token's own, read
+  // on chain with the offer, and the registry's where it pins one, must agree.
+  const { name, version } = checkTokenDomain(network, token, payment.facts)
   const message = {
     from: account,
     to,
     value: amount,
     validAfter: 0n,
-    validBefore: now + BigInt(parameters.validForSeconds ?? 600),
+    validBefore: payment.now + BigInt(parameters.validForSeconds ?? 600),
     nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
   }
   const sessionId = parameters.session.paymentSessionId

@@ -1,3 +1,4 @@
+import { checkUrl } from '@paysession/protocol'
 import { getConnection, reconnect, watchConnection } from '@wagmi/core'
 import type { Hex } from 'viem'
 import { checkPreviousPayment, type PreviousPayment } from '../actions/checkPreviousPayment.js'
@@ -91,7 +92,8 @@ export type CheckoutSessionParameters = {
   staleAfter?: number | undefined
   /**
    * The merchant's relay for payments without network fees (EIP-3009). With it, a token that
-   * supports EIP-3009 can be paid by signing: `pay({ gasless: true })`.
+   * supports EIP-3009 can be paid by signing: `pay({ gasless: true })`. https (plain http only to
+   * this machine; a relative URL resolves against the page), or `INVALID_CONFIG`.
    */
   relayUrl?: string | undefined
   paths: CheckoutPaths
@@ -133,6 +135,7 @@ export class CheckoutSession implements Checkout {
   #stopWallets: () => void
 
   constructor(config: PaySessionConfig, parameters: CheckoutSessionParameters) {
+    if (parameters.relayUrl) checkUrl(parameters.relayUrl, 'relayUrl', pageUrl())
     this.config = config
     this.#parameters = parameters
     this.sessionId = parameters.sessionId
@@ -590,6 +593,8 @@ export class CheckoutSession implements Checkout {
     this.#listeners.clear()
   }
 }
+
+const pageUrl = () => (globalThis as { location?: { href: string } }).location?.href
 
 /** Any failure as the SDK's error (a wallet's own error kept as `cause`). */
 export const asError = (error: unknown): PaySessionError =>

@@ -1,4 +1,4 @@
-import { sameName } from '@paysession/protocol'
+import { checkUrl, sameName } from '@paysession/protocol'
 import { getAddress, isAddress } from 'viem'
 import { PaySessionError } from '../errors/base.js'
 import { localNetwork } from './localNetwork.js'
@@ -13,19 +13,66 @@ export type CreateRegistryParameters = {
 }
 
 /**
- * The pinned networks and stablecoins plus the sandbox's LOCAL network.
+ * The pinned networks and stablecoins plus the sandbox's LOCAL network. Given networks are
+ * checked as the pinned ones: token addresses and decimals, and every URL (RPCs, which a wallet
+ * keeps, and the explorer, shown as links) by the one URL rule (protocol's `checkUrl`).
  * @example const registry = createRegistry({ localRpcUrl: sandbox.rpcUrl })
  */
 export function createRegistry(parameters: CreateRegistryParameters = {}): Registry {
   const networks = parameters.networks ?? [...pinnedNetworks, localNetwork(parameters.localRpcUrl)]
   return {
-    networks: networks.map((network) => ({
-      ...network,
-      displayName: network.displayName ?? network.chain.name,
-      tokens: network.tokens.map((token) => checkToken(network, token)),
-    })),
+    networks: networks.map((network) => {
+      if (network.chain?.id !== network.chainId)
+        throw new PaySessionError('INVALID_CONFIG', {
+          details: `network ${network.name}: chain.id ${network.chain?.id} is not chainId ${network.chainId}`,
+        })
+      for (const url of rpcs(network)) checkUrl(url, `${network.name} rpcUrls`)
+      if (network.explorerUrl !== undefined)
+        checkUrl(network.explorerUrl, `${network.name} explorerUrl`)
+      return {
+        ...network,
+        displayName: network.displayName ?? network.chain.name,
+        tokens: network.tokens.map((token) => checkToken(network, token)),
+      }
+    }),
   }
 }
+
+/**
+ * What a registry changes of the pinned one (the pinned networks, and LOCAL on `localRpcUrl`): a
+ * network's chain id, RPCs or explorer, a token's address, decimals or EIP-3009 settings. Added
+ * networks and tokens, and left-out ones, change nothing pinned.
+ * @example pinnedChanges(extendRegistry(registry, { tokens })) // ['USDC on BASE']
+ */
+export function pinnedChanges(registry: Registry, localRpcUrl?: string): string[] {
+  const changes: string[] = []
+  for (const pinned of createRegistry({ localRpcUrl }).networks) {
+    const network = registry.networks.find((n) => sameName(n.name, pinned.name))
+    if (!network) continue
+    if (
+      network.chainId !== pinned.chainId ||
+      network.explorerUrl !== pinned.explorerUrl ||
+      rpcs(network).join() !== rpcs(pinned).join()
+    )
+      changes.push(`the network ${pinned.name}`)
+    for (const pin of pinned.tokens) {
+      const token = network.tokens.find((t) => sameName(t.symbol, pin.symbol))
+      if (
+        token &&
+        (token.address !== pin.address ||
+          token.decimals !== pin.decimals ||
+          !token.eip3009 !== !pin.eip3009 ||
+          token.eip712?.name !== pin.eip712?.name ||
+          token.eip712?.version !== pin.eip712?.version)
+      )
+        changes.push(`${pin.symbol} on ${pinned.name}`)
+    }
+  }
+  return changes
+}
+
+// The RPCs a wallet is asked to add with the network (wallet_addEthereumChain).
+const rpcs = (network: NetworkInfo): readonly string[] => network.chain.rpcUrls?.default?.http ?? []
 
 /**
  * Adds networks (a network with a known name replaces it) and tokens (per network name).
@@ -38,15 +85,17 @@ export function extendRegistry(
     tokens?: Record<string, readonly StablecoinInfo[]>
   },
 ): Registry {
-  const byName = new Map(registry.networks.map((network) => [network.name, network]))
-  for (const network of extension.networks ?? []) byName.set(network.name, network)
+  // Names and symbols compare as the service's do (case-insensitively): `usdc` replaces USDC.
+  const key = (name: string) => name.toUpperCase()
+  const byName = new Map(registry.networks.map((network) => [key(network.name), network]))
+  for (const network of extension.networks ?? []) byName.set(key(network.name), network)
   for (const [name, tokens] of Object.entries(extension.tokens ?? {})) {
-    const network = byName.get(name)
+    const network = byName.get(key(name))
     if (!network) throw new PaySessionError('UNSUPPORTED_NETWORK', { details: name })
-    const symbols = new Set(tokens.map((token) => token.symbol))
-    byName.set(name, {
+    const symbols = new Set(tokens.map((token) => key(token.symbol)))
+    byName.set(key(name), {
       ...network,
-      tokens: [...network.tokens.filter((token) => !symbols.has(token.symbol)), ...tokens],
+      tokens: [...network.tokens.filter((token) => !symbols.has(key(token.symbol))), ...tokens],
     })
   }
   return createRegistry({ networks: [...byName.values()] })
@@ -123,6 +172,11 @@ function checkToken(network: NetworkInfo, token: StablecoinInfo): StablecoinInfo
   if (!Number.isInteger(token.decimals) || token.decimals < 0 || token.decimals > 36)
     throw new PaySessionError('INVALID_AMOUNT', {
       details: `${token.symbol} on ${network.name}: bad decimals`,
+    })
+  const domain = token.eip712
+  if (domain && (typeof domain.name !== 'string' || typeof domain.version !== 'string'))
+    throw new PaySessionError('INVALID_CONFIG', {
+      details: `${token.symbol} on ${network.name}: eip712 must be { name, version } (strings)`,
     })
   return { ...token, symbol: token.symbol.toUpperCase(), address: getAddress(token.address) }
 }

@@ -105,6 +105,7 @@ export class PaySessionCheckout extends LitElement {
     registry: { attribute: 'registry', noAccessor: true },
     networks: { attribute: 'networks', noAccessor: true },
     tokens: { attribute: 'tokens', noAccessor: true },
+    allowTokenOverrides: { attribute: 'allow-token-overrides', type: Boolean },
     fetch: { attribute: false },
     tokenProvider: { attribute: 'token-provider', noAccessor: true },
     polling: { attribute: 'polling', noAccessor: true },
@@ -178,15 +179,28 @@ export class PaySessionCheckout extends LitElement {
    * attribute (`rpc-urls='{"1":"https://…"}'`).
    */
   declare rpcUrls: Record<number, string> | undefined
-  /** A whole registry of networks and stablecoins, replacing core's pinned one (property or JSON `registry`). */
+  /**
+   * A whole registry of networks and stablecoins, replacing core's pinned one (property or JSON
+   * `registry`). Changing a pinned network or token takes `allow-token-overrides`.
+   */
   declare registry: Registry | undefined
-  /** Extra networks, added to the registry (property or JSON `networks`). */
+  /**
+   * Extra networks, added to the registry (property or JSON `networks`). Replacing a pinned one
+   * takes `allow-token-overrides`.
+   */
   declare networks: NetworkInfo[] | undefined
   /**
    * Extra stablecoins per network name, e.g. `{ BASE: [{ symbol, address, decimals }] }`
-   * (property or JSON `tokens`).
+   * (property or JSON `tokens`). Replacing a pinned one takes `allow-token-overrides`.
    */
   declare tokens: Record<string, StablecoinInfo[]> | undefined
+  /**
+   * Lets `registry`, `networks` and `tokens` change a pinned network (chain id, RPCs, explorer)
+   * or token (address, decimals, EIP-3009 domain) (`allow-token-overrides`). Each change is
+   * logged as a console warning. Without it the checkout refuses such a page with
+   * `INVALID_CONFIG`. Every token's decimals are checked on chain either way.
+   */
+  declare allowTokenOverrides: boolean
   /** A custom fetch for the service calls (property). */
   declare fetch: typeof globalThis.fetch | undefined
   /**
