@@ -1,6 +1,8 @@
+import { createConfig, http as wagmiHttp } from '@wagmi/core'
 import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { checkToken, checkTokenDomain } from '../src/chain/checkToken.js'
+import { tokenDomain } from '../src/actions/payWithAuthorization.js'
+import { checkToken } from '../src/chain/checkToken.js'
 import {
   createRegistry,
   getNetwork,
@@ -41,11 +43,9 @@ describe('checkToken', () => {
     const { network, client, usdc } = setup()
     const facts = await checkToken(client, network, usdc)
     expect(facts).toEqual({ decimals: 6, domain: { name: 'USD Coin (test)', version: '2' } })
-    expect(checkTokenDomain(network, usdc, facts)).toEqual(usdc.eip712)
+    expect(tokenDomain(network, usdc, facts)).toEqual(usdc.eip712)
     const eurc = getStablecoin(network, 'EURC')
-    expect(checkTokenDomain(network, eurc, await checkToken(client, network, eurc))).toEqual(
-      eurc.eip712,
-    )
+    expect(tokenDomain(network, eurc, await checkToken(client, network, eurc))).toEqual(eurc.eip712)
     // No EIP-3009: its domain is not read.
     const usdt = getStablecoin(network, 'USDT')
     expect(await checkToken(client, network, usdt)).toEqual({ decimals: 6, domain: undefined })
@@ -57,7 +57,7 @@ describe('checkToken', () => {
     const error = await failure(() => checkToken(client, network, wrong))
     expect(error).toBeInstanceOf(PaySessionError)
     expect(error.code).toBe('INVALID_CONFIG')
-    expect(error.details).toContain('has 6 decimals, the registry says 18')
+    expect(error.details).toContain('decimals() is 6, not what the registry says ({"decimals":18')
     expect(error.shortMessage).toBe(
       'This checkout is not set up correctly. Please contact the merchant.',
     )
@@ -82,18 +82,20 @@ describe('checkToken', () => {
       }),
     )
     expect(error.code).toBe('INVALID_CONFIG')
-    expect(error.details).toContain('no decimals()')
+    expect(error.details).toContain('decimals() is missing')
   })
 
   test('another EIP-712 domain than the registry says: INVALID_CONFIG for the gasless path', async () => {
     const { network, client, usdc } = setup()
     const pinned = { ...usdc, eip712: { name: 'USD Coin', version: '2' } }
     const facts = await checkToken(client, network, pinned)
-    const error = await failure(async () => checkTokenDomain(network, pinned, facts))
+    const error = await failure(async () => tokenDomain(network, pinned, facts))
     expect(error.code).toBe('INVALID_CONFIG')
-    expect(error.details).toContain('"USD Coin (test)" version "2", the registry says "USD Coin"')
+    expect(error.details).toContain(
+      'the EIP-712 domain is {"name":"USD Coin (test)","version":"2"}, not what the registry says',
+    )
     const version = { ...usdc, eip712: { name: 'USD Coin (test)', version: '1' } }
-    expect((await failure(async () => checkTokenDomain(network, version, facts))).code).toBe(
+    expect((await failure(async () => tokenDomain(network, version, facts))).code).toBe(
       'INVALID_CONFIG',
     )
   })
@@ -112,8 +114,6 @@ describe('checkToken', () => {
     expect((await checkToken(client, network, usdt)).decimals).toBe(6)
   })
 })
-
-import { createConfig, http as wagmiHttp } from '@wagmi/core'
 
 function wagmiFor(rpcUrl: string) {
   const chain = localChain(rpcUrl)

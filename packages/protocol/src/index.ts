@@ -55,4 +55,4 @@ export {
   sessionStatuses,
 } from './status.js'
 export type { Capture, CreatedPaymentSession, FundingResponse, PaymentSession } from './types.js'
-export { checkUrl, isLoopbackHost, isSecureUrl } from './url.js'
+export { checkUrl, isSecureUrl } from './url.js'

@@ -6,18 +6,20 @@ import { PaySessionError } from './errors.js'
 // parsed URL, never on the text: in `http://localhost:x@evil.example/` the host is evil.example,
 // so a URL with user info is refused outright (it would also put a secret in every log line).
 
-/** localhost, 127.0.0.0/8 or [::1], as `URL` spells a host (it normalises `127.1` and `[0::1]`). */
-export const isLoopbackHost = (hostname: string): boolean =>
-  hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname)
-
 /**
- * Whether the checkout may use this URL: `https:`, or `http:` to a loopback host; no user or
- * password in it.
+ * Whether the checkout may use this URL: `https:`, or `http:` to localhost, 127.0.0.0/8 or
+ * [::1] (as `URL` spells the host: it normalises `127.1` and `[0::1]`); no user or password.
  * @example isSecureUrl(new URL('http://127.0.0.1:4010')) // true
  */
 export function isSecureUrl(url: URL): boolean {
-  if (url.username !== '' || url.password !== '') return false
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))
+  const host = url.hostname
+  return (
+    !url.username &&
+    !url.password &&
+    (url.protocol === 'https:' ||
+      (url.protocol === 'http:' &&
+        (host === 'localhost' || host === '[::1]' || /^127(\.\d+){3}$/.test(host))))
+  )
 }
 
 /**
@@ -28,11 +30,11 @@ export function isSecureUrl(url: URL): boolean {
 export function checkUrl(value: unknown, setting: string, base?: string): string {
   let url: URL | undefined
   try {
-    url = new URL(String(value), base)
+    url = new URL(value as string, base)
   } catch {}
   if (typeof value !== 'string' || !url || !isSecureUrl(url))
     throw new PaySessionError('INVALID_CONFIG', {
-      details: `${setting} ${JSON.stringify(value)} is refused: use an https URL without a user or password (plain http only to localhost, 127.0.0.0/8 or [::1]).`,
+      details: `${setting} ${JSON.stringify(value)}: use https, without user or password (plain http only to localhost, 127.0.0.0/8, [::1]).`,
     })
   return value
 }

@@ -2,10 +2,11 @@ import { checkUrl, transferWithAuthorizationTypes } from '@paysession/protocol'
 import { getConnectorClient } from '@wagmi/core'
 import { type Hex, toHex } from 'viem'
 import { signTypedData } from 'viem/actions'
-import { checkTokenDomain } from '../chain/checkToken.js'
+import { type TokenFacts, tokenError } from '../chain/checkToken.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { walletError } from '../errors/wallet.js'
+import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
 import { isTransactionHash } from '../utils/isTransactionHash.js'
 import { withPaymentLock } from '../utils/paymentLock.js'
 import {
@@ -51,7 +52,7 @@ export async function payWithAuthorization(
     })
   // The EIP-712 domain differs between deployments ("USD Coin", "USDC"...): the token's own, read
   // on chain with the offer, and the registry's where it pins one, must agree.
-  const { name, version } = checkTokenDomain(network, token, payment.facts)
+  const { name, version } = tokenDomain(network, token, payment.facts)
   const message = {
     from: account,
     to,
@@ -99,6 +100,18 @@ export async function payWithAuthorization(
     throw error
   }
   return followPayment(config, parameters, payment, record, hash, undefined)
+}
+
+/**
+ * The EIP-712 domain to sign for: the token's own, read on chain with the offer, which must be
+ * the registry's `eip712` where it gives one; `INVALID_CONFIG` otherwise, before the prompt.
+ */
+export function tokenDomain(network: NetworkInfo, token: StablecoinInfo, facts: TokenFacts) {
+  const { domain } = facts
+  const pinned = token.eip712
+  if (!domain || (pinned && (pinned.name !== domain.name || pinned.version !== domain.version)))
+    throw tokenError(network, token, `the EIP-712 domain is ${JSON.stringify(domain)}`)
+  return domain
 }
 
 async function submit(

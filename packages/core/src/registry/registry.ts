@@ -23,9 +23,7 @@ export function createRegistry(parameters: CreateRegistryParameters = {}): Regis
   return {
     networks: networks.map((network) => {
       if (network.chain?.id !== network.chainId)
-        throw new PaySessionError('INVALID_CONFIG', {
-          details: `network ${network.name}: chain.id ${network.chain?.id} is not chainId ${network.chainId}`,
-        })
+        throw new PaySessionError('INVALID_CONFIG', { details: `${network.name}: chain.id` })
       for (const url of rpcs(network)) checkUrl(url, `${network.name} rpcUrls`)
       if (network.explorerUrl !== undefined)
         checkUrl(network.explorerUrl, `${network.name} explorerUrl`)
@@ -49,23 +47,13 @@ export function pinnedChanges(registry: Registry, localRpcUrl?: string): string[
   for (const pinned of createRegistry({ localRpcUrl }).networks) {
     const network = registry.networks.find((n) => sameName(n.name, pinned.name))
     if (!network) continue
-    if (
-      network.chainId !== pinned.chainId ||
-      network.explorerUrl !== pinned.explorerUrl ||
-      rpcs(network).join() !== rpcs(pinned).join()
-    )
-      changes.push(`the network ${pinned.name}`)
+    const at = (n: NetworkInfo) => [n.chainId, n.explorerUrl, ...rpcs(n)].join()
+    if (at(network) !== at(pinned)) changes.push(`the network ${pinned.name}`)
     for (const pin of pinned.tokens) {
       const token = network.tokens.find((t) => sameName(t.symbol, pin.symbol))
-      if (
-        token &&
-        (token.address !== pin.address ||
-          token.decimals !== pin.decimals ||
-          !token.eip3009 !== !pin.eip3009 ||
-          token.eip712?.name !== pin.eip712?.name ||
-          token.eip712?.version !== pin.eip712?.version)
-      )
-        changes.push(`${pin.symbol} on ${pinned.name}`)
+      const is = (t: StablecoinInfo) =>
+        [t.address, t.decimals, !!t.eip3009, t.eip712?.name, t.eip712?.version].join()
+      if (token && is(token) !== is(pin)) changes.push(`${pin.symbol} on ${pinned.name}`)
     }
   }
   return changes
@@ -176,7 +164,7 @@ function checkToken(network: NetworkInfo, token: StablecoinInfo): StablecoinInfo
   const domain = token.eip712
   if (domain && (typeof domain.name !== 'string' || typeof domain.version !== 'string'))
     throw new PaySessionError('INVALID_CONFIG', {
-      details: `${token.symbol} on ${network.name}: eip712 must be { name, version } (strings)`,
+      details: `${token.symbol} on ${network.name}: eip712 is { name, version }`,
     })
   return { ...token, symbol: token.symbol.toUpperCase(), address: getAddress(token.address) }
 }
