@@ -57,9 +57,11 @@ describe('checkToken', () => {
     const error = await failure(() => checkToken(client, network, wrong))
     expect(error).toBeInstanceOf(PaySessionError)
     expect(error.code).toBe('INVALID_CONFIG')
-    expect(error.details).toContain('decimals() is 6, not what the registry says ({"decimals":18')
+    expect(error.details).toBe(
+      `USDC on LOCAL (${usdc.address}): decimals() is 6, not as in the registry (tokens, networks)`,
+    )
     expect(error.shortMessage).toBe(
-      'This checkout is not set up correctly. Please contact the merchant.',
+      'This checkout is not set up securely. Please contact the merchant.',
     )
     const balances = await failure(() =>
       getStablecoinBalances({ wagmiConfig: wagmiFor(sb.rpcUrl) } as never, {
@@ -82,7 +84,7 @@ describe('checkToken', () => {
       }),
     )
     expect(error.code).toBe('INVALID_CONFIG')
-    expect(error.details).toContain('decimals() is missing')
+    expect(error.details).toContain('decimals() is undefined')
   })
 
   test('another EIP-712 domain than the registry says: INVALID_CONFIG for the gasless path', async () => {
@@ -92,7 +94,7 @@ describe('checkToken', () => {
     const error = await failure(async () => tokenDomain(network, pinned, facts))
     expect(error.code).toBe('INVALID_CONFIG')
     expect(error.details).toContain(
-      'the EIP-712 domain is {"name":"USD Coin (test)","version":"2"}, not what the registry says',
+      'EIP-712 domain {"name":"USD Coin (test)","version":"2"}, not as in the registry',
     )
     const version = { ...usdc, eip712: { name: 'USD Coin (test)', version: '1' } }
     expect((await failure(async () => tokenDomain(network, version, facts))).code).toBe(

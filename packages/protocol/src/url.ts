@@ -34,7 +34,7 @@ export function checkUrl(value: unknown, setting: string, base?: string): string
   } catch {}
   if (typeof value !== 'string' || !url || !isSecureUrl(url))
     throw new PaySessionError('INVALID_CONFIG', {
-      details: `${setting} ${JSON.stringify(value)}: use https, without user or password (plain http only to localhost, 127.0.0.0/8, [::1]).`,
+      details: `${setting} ${JSON.stringify(value)}: https only (http on localhost), no user:password`,
     })
   return value
 }

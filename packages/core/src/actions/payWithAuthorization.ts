@@ -110,7 +110,7 @@ export function tokenDomain(network: NetworkInfo, token: StablecoinInfo, facts: 
   const { domain } = facts
   const pinned = token.eip712
   if (!domain || (pinned && (pinned.name !== domain.name || pinned.version !== domain.version)))
-    throw tokenError(network, token, `the EIP-712 domain is ${JSON.stringify(domain)}`)
+    throw tokenError(network, token, `EIP-712 domain ${JSON.stringify(domain)}`)
   return domain
 }
 

@@ -57,14 +57,14 @@ export async function checkToken(
   }
   const facts = await read
   if (facts.decimals !== token.decimals)
-    throw tokenError(network, token, `decimals() is ${facts.decimals ?? 'missing'}`)
+    throw tokenError(network, token, `decimals() is ${facts.decimals}`)
   return facts
 }
 
 /** `INVALID_CONFIG`: the token on chain is not what the registry says. */
 export const tokenError = (network: NetworkInfo, token: StablecoinInfo, what: string) =>
   new PaySessionError('INVALID_CONFIG', {
-    details: `${token.symbol} on ${network.name} (${token.address}): ${what}, not what the registry says (${JSON.stringify({ decimals: token.decimals, eip712: token.eip712 })}). Fix the page's tokens, networks or registry.`,
+    details: `${token.symbol} on ${network.name} (${token.address}): ${what}, not as in the registry (tokens, networks)`,
   })
 
 // A function the contract does not have is an answer (undefined); an RPC failure is not.

@@ -22,8 +22,6 @@ export function createRegistry(parameters: CreateRegistryParameters = {}): Regis
   const networks = parameters.networks ?? [...pinnedNetworks, localNetwork(parameters.localRpcUrl)]
   return {
     networks: networks.map((network) => {
-      if (network.chain?.id !== network.chainId)
-        throw new PaySessionError('INVALID_CONFIG', { details: `${network.name}: chain.id` })
       for (const url of rpcs(network)) checkUrl(url, `${network.name} rpcUrls`)
       if (network.explorerUrl !== undefined)
         checkUrl(network.explorerUrl, `${network.name} explorerUrl`)
@@ -48,7 +46,7 @@ export function pinnedChanges(registry: Registry, localRpcUrl?: string): string[
     const network = registry.networks.find((n) => sameName(n.name, pinned.name))
     if (!network) continue
     const at = (n: NetworkInfo) => [n.chainId, n.explorerUrl, ...rpcs(n)].join()
-    if (at(network) !== at(pinned)) changes.push(`the network ${pinned.name}`)
+    if (at(network) !== at(pinned)) changes.push(pinned.name)
     for (const pin of pinned.tokens) {
       const token = network.tokens.find((t) => sameName(t.symbol, pin.symbol))
       const is = (t: StablecoinInfo) =>
@@ -60,7 +58,8 @@ export function pinnedChanges(registry: Registry, localRpcUrl?: string): string[
 }
 
 // The RPCs a wallet is asked to add with the network (wallet_addEthereumChain).
-const rpcs = (network: NetworkInfo): readonly string[] => network.chain.rpcUrls?.default?.http ?? []
+const rpcs = (network: NetworkInfo): readonly string[] =>
+  network.chain?.rpcUrls?.default?.http ?? []
 
 /**
  * Adds networks (a network with a known name replaces it) and tokens (per network name).
@@ -163,8 +162,6 @@ function checkToken(network: NetworkInfo, token: StablecoinInfo): StablecoinInfo
     })
   const domain = token.eip712
   if (domain && (typeof domain.name !== 'string' || typeof domain.version !== 'string'))
-    throw new PaySessionError('INVALID_CONFIG', {
-      details: `${token.symbol} on ${network.name}: eip712 is { name, version }`,
-    })
+    throw new PaySessionError('INVALID_CONFIG', { details: `${token.symbol} eip712` })
   return { ...token, symbol: token.symbol.toUpperCase(), address: getAddress(token.address) }
 }
