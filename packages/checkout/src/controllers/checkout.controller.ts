@@ -294,7 +294,6 @@ export class CheckoutController implements ReactiveController {
       // The page's settings (an insecure api-base, a refused URL or token): show it as the
       // checkout's end, not a crash.
       const failed = error instanceof PaySessionError ? error : new PaySessionError('API_ERROR')
-      if (failed.code === 'INVALID_CONFIG') console.error(`<paysession-checkout> ${failed.message}`)
       return this.onState({
         step: 'failed',
         error: failed,
@@ -321,12 +320,9 @@ export class CheckoutController implements ReactiveController {
     if (h.networks || h.tokens)
       registry = extendRegistry(registry, { networks: h.networks, tokens: h.tokens })
     const changes = pinnedChanges(registry, local).join(', ')
-    if (changes && !h.allowTokenOverrides)
-      throw new PaySessionError('INVALID_CONFIG', {
-        details: `The page changes what is pinned: ${changes}. Set allow-token-overrides if it means to.`,
-      })
-    if (changes)
-      console.warn(`<paysession-checkout> allow-token-overrides: this page changes ${changes}`)
+    const details = `changes pinned ${changes} (allow-token-overrides)`
+    if (changes && !h.allowTokenOverrides) throw new PaySessionError('INVALID_CONFIG', { details })
+    if (changes) console.warn(`<paysession-checkout> ${details}`)
     return registry
   }
 

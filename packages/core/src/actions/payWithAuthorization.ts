@@ -1,4 +1,4 @@
-import { checkUrl, transferWithAuthorizationTypes } from '@paysession/protocol'
+import { transferWithAuthorizationTypes } from '@paysession/protocol'
 import { getConnectorClient } from '@wagmi/core'
 import { type Hex, toHex } from 'viem'
 import { signTypedData } from 'viem/actions'
@@ -39,11 +39,6 @@ export async function payWithAuthorization(
   config: PaySessionConfig,
   parameters: PayWithAuthorizationParameters,
 ): Promise<PayWithAuthorizationReturnType> {
-  checkUrl(
-    parameters.relayUrl,
-    'relayUrl',
-    (globalThis as { location?: { href: string } }).location?.href,
-  )
   const payment = await preparePayment(config, parameters)
   const { account, network, token, to, amount } = payment
   if (!token.eip3009)
