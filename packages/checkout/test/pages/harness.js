@@ -37,5 +37,8 @@ for (const name of [
   'wallet-connect-project-id',
   'wallet-connect-relay-url',
   'rpc-urls',
+  'tokens',
+  'networks',
+  'allow-token-overrides',
 ])
   if (params.get(name)) element.setAttribute(name, params.get(name))

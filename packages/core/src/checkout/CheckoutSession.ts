@@ -440,7 +440,10 @@ export class CheckoutSession implements Checkout {
       await connectWallet(this.config, { walletId })
       await this.#loadTokens()
     } catch (error) {
-      this.dispatch({ type: 'connectFailed' }, { error: asError(error), canRetry: true })
+      const failed = asError(error)
+      // The page's registry does not match the chain: no wallet can pay this checkout.
+      if (failed.code === 'INVALID_CONFIG') return this.fail(failed, false)
+      this.dispatch({ type: 'connectFailed' }, { error: failed, canRetry: true })
     }
   }
 
@@ -554,7 +557,9 @@ export class CheckoutSession implements Checkout {
       )
     // The record written before the prompt says whether anything may have left.
     const recorded = !!readPaymentRecord(storage, this.sessionId)
-    const canRetry = error.code !== 'INSUFFICIENT_BALANCE' && error.code !== 'WALLET_NOT_CONNECTED'
+    const canRetry = !['INSUFFICIENT_BALANCE', 'WALLET_NOT_CONNECTED', 'INVALID_CONFIG'].includes(
+      error.code,
+    )
     this.dispatch(
       { type: 'payFailed', code: error.code, recorded, hash: !!this.#state.hash },
       { error, canRetry },
