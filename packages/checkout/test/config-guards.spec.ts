@@ -106,7 +106,7 @@ test('a javascript: explorer URL is refused before it can become a link', async 
     },
   })
   await payButton(page).click()
-  await expectRefused(page, /LOCAL explorerUrl "javascript:alert\(document.domain\)": https only/)
+  await expectRefused(page, /LOCAL explorerUrl "javascript:alert\(document.domain\)": not https/)
   await expect(page.locator('paysession-checkout a[href^="javascript:"]')).toHaveCount(0)
   expect(await walletCalls(page)).not.toContain('eth_requestAccounts')
 })
@@ -118,7 +118,7 @@ test('an http RPC is never passed to the wallet', async ({ page }) => {
     attributes: { networks: JSON.stringify([local({ rpc })]), 'allow-token-overrides': 'true' },
   })
   await payButton(page).click()
-  await expectRefused(page, /LOCAL rpcUrls "http:\/\/rpc.example.test:8545": https only/)
+  await expectRefused(page, /LOCAL rpcUrls "http:\/\/rpc.example.test:8545": not https/)
   const calls = await walletCalls(page)
   expect(calls).not.toContain('wallet_addEthereumChain')
   expect(calls).not.toContain('eth_requestAccounts')

@@ -18,7 +18,8 @@ export const customerMessages = {
   INSECURE_API_BASE: 'This checkout is not set up securely. Please contact the merchant.',
   SESSION_MISMATCH: 'This payment does not match your order. Please contact the merchant.',
   // Also in merchantMessages, with the server's sentence. In a checkout it is a refusal for
-  // safety (a URL, a token that does not match the chain), so it reads as INSECURE_API_BASE.
+  // safety (a URL, a token that does not match the chain), so it reads as INSECURE_API_BASE
+  // (the widget's languages say it with that code's sentence).
   INVALID_CONFIG: 'This checkout is not set up securely. Please contact the merchant.',
   // Talking to the service
   API_UNAVAILABLE: 'The payment service is unreachable. Please try again.',

@@ -24,17 +24,20 @@ export function isSecureUrl(url: URL): boolean {
 
 /**
  * The URL as given, or `INVALID_CONFIG` naming the setting unless {@link isSecureUrl} holds. A
- * relative URL is refused unless a `base` (the page's address) is given to resolve it against.
- * @example checkUrl(relayUrl, 'relay-url', location.href)
+ * relative URL is refused, unless `relative`: then it resolves against the page's address.
+ * @example checkUrl(relayUrl, 'relayUrl', true)
  */
-export function checkUrl(value: unknown, setting: string, base?: string): string {
+export function checkUrl(value: unknown, setting: string, relative?: boolean): string {
   let url: URL | undefined
   try {
-    url = new URL(value as string, base)
+    url = new URL(
+      value as string,
+      relative ? (globalThis as { location?: { href: string } }).location?.href : undefined,
+    )
   } catch {}
   if (typeof value !== 'string' || !url || !isSecureUrl(url))
     throw new PaySessionError('INVALID_CONFIG', {
-      details: `${setting} ${JSON.stringify(value)}: https only (http on localhost), no user:password`,
+      details: `${setting} ${JSON.stringify(value)}: not https (http on localhost), or has user:password`,
     })
   return value
 }

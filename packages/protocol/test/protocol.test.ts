@@ -214,13 +214,20 @@ describe('the one URL rule (api-base, relay, paymaster, RPCs, explorer links)', 
     expect((error as PaySessionError).details).toContain('BASE explorerUrl')
   })
 
-  test('a relative URL resolves against the page when one is given', () => {
-    expect(checkUrl('/relay', 'relayUrl', 'https://shop.example/checkout')).toBe('/relay')
-    expect(checkUrl('/relay', 'relayUrl', 'http://localhost:5173/')).toBe('/relay')
-    expect(code(() => checkUrl('/relay', 'relayUrl', 'http://shop.example/'))).toBe(
-      'INVALID_CONFIG',
-    )
-    expect(code(() => checkUrl(42, 'relayUrl', 'https://shop.example/'))).toBe('INVALID_CONFIG')
+  test('a relative URL resolves against the page when allowed', () => {
+    const page = (href: string) => ((globalThis as { location?: unknown }).location = { href })
+    try {
+      page('https://shop.example/checkout')
+      expect(checkUrl('/relay', 'relayUrl', true)).toBe('/relay')
+      expect(code(() => checkUrl('/relay', 'rpcUrls'))).toBe('INVALID_CONFIG')
+      page('http://localhost:5173/')
+      expect(checkUrl('/relay', 'relayUrl', true)).toBe('/relay')
+      page('http://shop.example/')
+      expect(code(() => checkUrl('/relay', 'relayUrl', true))).toBe('INVALID_CONFIG')
+      expect(code(() => checkUrl(42, 'relayUrl', true))).toBe('INVALID_CONFIG')
+    } finally {
+      delete (globalThis as { location?: unknown }).location
+    }
   })
 })
 

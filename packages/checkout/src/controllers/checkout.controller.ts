@@ -50,8 +50,6 @@ const settings = (h: CheckoutHost) =>
     h.walletConnectProjectId,
     h.walletConnectRelayUrl,
     h.paymasterUrl,
-    h.relayUrl,
-    h.allowTokenOverrides,
   ].join('|')
 
 /**

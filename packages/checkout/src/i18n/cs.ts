@@ -103,7 +103,6 @@ export const catalog: Catalog = {
     CHAIN_UNAVAILABLE: 'Blockchainová síť je nedostupná. Zkuste to znovu.',
     PAYMENT_IN_PROGRESS: 'K této platbě už probíhá jiná platba.',
     INSECURE_API_BASE: 'Tato platba není nastavena bezpečně. Kontaktujte prosím obchodníka.',
-    INVALID_CONFIG: 'Tato platba není nastavena bezpečně. Kontaktujte prosím obchodníka.',
     SESSION_MISMATCH: 'Tato platba neodpovídá vaší objednávce. Kontaktujte prosím obchodníka.',
     ALREADY_PAID: 'Tato platba už je zaplacena.',
     TIMEOUT: 'Trvá to déle, než se čekalo.',

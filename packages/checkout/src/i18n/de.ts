@@ -99,8 +99,6 @@ export const catalog: Catalog = {
     PAYMENT_IN_PROGRESS: 'Für diesen Checkout läuft bereits eine Zahlung.',
     INSECURE_API_BASE:
       'Dieser Checkout ist nicht sicher eingerichtet. Bitte wenden Sie sich an den Händler.',
-    INVALID_CONFIG:
-      'Dieser Checkout ist nicht richtig eingerichtet. Bitte wenden Sie sich an den Händler.',
     SESSION_MISMATCH:
       'Diese Zahlung passt nicht zu Ihrer Bestellung. Bitte wenden Sie sich an den Händler.',
     ALREADY_PAID: 'Dieser Checkout ist bereits bezahlt.',

@@ -105,8 +105,6 @@ export const catalog: Catalog = {
     PAYMENT_IN_PROGRESS: 'Ya hay un pago en curso para este checkout.',
     INSECURE_API_BASE:
       'Este checkout no está configurado de forma segura. Comunícate con el comercio.',
-    INVALID_CONFIG:
-      'Este checkout no está configurado de forma segura. Comunícate con el comercio.',
     SESSION_MISMATCH: 'Este pago no coincide con tu pedido. Comunícate con el comercio.',
     ALREADY_PAID: 'Este checkout ya está pagado.',
     TIMEOUT: 'Esto está tardando más de lo esperado.',

@@ -97,7 +97,6 @@ export const catalog: Catalog = {
     CHAIN_UNAVAILABLE: 'No se puede conectar con la red blockchain. Inténtalo de nuevo.',
     PAYMENT_IN_PROGRESS: 'Ya hay un pago en curso para este pedido.',
     INSECURE_API_BASE: 'Este pago no está configurado de forma segura. Contacta con el comercio.',
-    INVALID_CONFIG: 'Este pago no está configurado de forma segura. Contacta con el comercio.',
     SESSION_MISMATCH: 'Este pago no coincide con tu pedido. Contacta con el comercio.',
     ALREADY_PAID: 'Este pedido ya está pagado.',
     TIMEOUT: 'Está tardando más de lo previsto.',

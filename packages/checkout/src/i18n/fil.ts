@@ -104,7 +104,6 @@ export const catalog: Catalog = {
     PAYMENT_IN_PROGRESS: 'May pinoproseso nang bayad para sa checkout na ito.',
     INSECURE_API_BASE:
       'Hindi ligtas ang pagkaka-set up ng checkout na ito. Pakikontak ang merchant.',
-    INVALID_CONFIG: 'Hindi ligtas ang pagkaka-set up ng checkout na ito. Pakikontak ang merchant.',
     SESSION_MISMATCH: 'Hindi tugma ang bayad na ito sa iyong order. Pakikontak ang merchant.',
     ALREADY_PAID: 'Bayad na ang checkout na ito.',
     TIMEOUT: 'Mas matagal ito kaysa inaasahan.',

@@ -99,8 +99,6 @@ export const catalog: Catalog = {
     PAYMENT_IN_PROGRESS: 'Un paiement est déjà en cours pour cette commande.',
     INSECURE_API_BASE:
       'Ce paiement n’est pas configuré de façon sécurisée. Veuillez contacter le marchand.',
-    INVALID_CONFIG:
-      'Ce paiement n’est pas configuré de façon sécurisée. Veuillez contacter le marchand.',
     SESSION_MISMATCH:
       'Ce paiement ne correspond pas à votre commande. Veuillez contacter le marchand.',
     ALREADY_PAID: 'Cette commande est déjà payée.',

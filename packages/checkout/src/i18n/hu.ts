@@ -102,7 +102,6 @@ export const catalog: Catalog = {
     CHAIN_UNAVAILABLE: 'A blokklánc-hálózat nem érhető el. Próbáld újra.',
     PAYMENT_IN_PROGRESS: 'Ehhez a fizetéshez már folyamatban van egy fizetés.',
     INSECURE_API_BASE: 'Ez a fizetés nincs biztonságosan beállítva. Fordulj a kereskedőhöz.',
-    INVALID_CONFIG: 'Ez a fizetés nincs biztonságosan beállítva. Fordulj a kereskedőhöz.',
     SESSION_MISMATCH: 'Ez a fizetés nem egyezik a rendeléseddel. Fordulj a kereskedőhöz.',
     ALREADY_PAID: 'Ez a fizetés már teljesült.',
     TIMEOUT: 'Ez a vártnál tovább tart.',

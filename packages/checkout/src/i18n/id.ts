@@ -100,7 +100,6 @@ export const catalog: Catalog = {
     CHAIN_UNAVAILABLE: 'Jaringan blockchain tidak dapat dijangkau. Silakan coba lagi.',
     PAYMENT_IN_PROGRESS: 'Sudah ada pembayaran yang sedang diproses untuk halaman pembayaran ini.',
     INSECURE_API_BASE: 'Halaman pembayaran ini tidak diatur dengan aman. Silakan hubungi penjual.',
-    INVALID_CONFIG: 'Halaman pembayaran ini tidak diatur dengan aman. Silakan hubungi penjual.',
     SESSION_MISMATCH: 'Pembayaran ini tidak sesuai dengan pesanan Anda. Silakan hubungi penjual.',
     ALREADY_PAID: 'Halaman pembayaran ini sudah dibayar.',
     TIMEOUT: 'Ini memakan waktu lebih lama dari perkiraan.',

@@ -98,7 +98,6 @@ export const catalog: Catalog = {
     CHAIN_UNAVAILABLE: 'La rete blockchain non è raggiungibile. Riprova.',
     PAYMENT_IN_PROGRESS: 'È già in corso un pagamento per questo ordine.',
     INSECURE_API_BASE: 'Questo pagamento non è configurato in modo sicuro. Contatta il negozio.',
-    INVALID_CONFIG: 'Questo pagamento non è configurato in modo sicuro. Contatta il negozio.',
     SESSION_MISMATCH: 'Questo pagamento non corrisponde al tuo ordine. Contatta il negozio.',
     ALREADY_PAID: 'Questo ordine è già stato pagato.',
     TIMEOUT: 'Ci vuole più tempo del previsto.',

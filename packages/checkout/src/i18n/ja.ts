@@ -93,7 +93,6 @@ export const catalog: Catalog = {
     CHAIN_UNAVAILABLE: 'ブロックチェーンに接続できません。もう一度お試しください。',
     PAYMENT_IN_PROGRESS: 'このご注文のお支払いはすでに処理中です。',
     INSECURE_API_BASE: 'この決済は安全に設定されていません。ショップにお問い合わせください。',
-    INVALID_CONFIG: 'この決済は安全に設定されていません。ショップにお問い合わせください。',
     SESSION_MISMATCH: 'このお支払いはご注文内容と一致しません。ショップにお問い合わせください。',
     ALREADY_PAID: 'このご注文はお支払い済みです。',
     TIMEOUT: '想定より時間がかかっています。',

@@ -93,7 +93,6 @@ export const catalog: Catalog = {
     CHAIN_UNAVAILABLE: '블록체인 네트워크에 연결할 수 없습니다. 다시 시도해 주세요.',
     PAYMENT_IN_PROGRESS: '이 주문의 결제가 이미 진행 중입니다.',
     INSECURE_API_BASE: '이 결제는 안전하게 설정되어 있지 않습니다. 판매자에게 문의해 주세요.',
-    INVALID_CONFIG: '이 결제는 안전하게 설정되어 있지 않습니다. 판매자에게 문의해 주세요.',
     SESSION_MISMATCH: '이 결제는 주문 내용과 일치하지 않습니다. 판매자에게 문의해 주세요.',
     ALREADY_PAID: '이미 결제된 주문입니다.',
     TIMEOUT: '예상보다 시간이 오래 걸리고 있습니다.',

@@ -101,7 +101,6 @@ export const catalog: Catalog = {
     PAYMENT_IN_PROGRESS: 'Satu pembayaran untuk halaman pembayaran ini sedang berjalan.',
     INSECURE_API_BASE:
       'Halaman pembayaran ini tidak disediakan dengan selamat. Sila hubungi peniaga.',
-    INVALID_CONFIG: 'Halaman pembayaran ini tidak disediakan dengan selamat. Sila hubungi peniaga.',
     SESSION_MISMATCH: 'Pembayaran ini tidak sepadan dengan pesanan anda. Sila hubungi peniaga.',
     ALREADY_PAID: 'Halaman pembayaran ini telah dibayar.',
     TIMEOUT: 'Ini mengambil masa lebih lama daripada jangkaan.',

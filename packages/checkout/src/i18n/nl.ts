@@ -97,7 +97,6 @@ export const catalog: Catalog = {
     CHAIN_UNAVAILABLE: 'Het blockchainnetwerk is niet bereikbaar. Probeer het opnieuw.',
     PAYMENT_IN_PROGRESS: 'Er loopt al een betaling voor deze bestelling.',
     INSECURE_API_BASE: 'Deze betaling is niet veilig ingesteld. Neem contact op met de verkoper.',
-    INVALID_CONFIG: 'Deze betaling is niet veilig ingesteld. Neem contact op met de verkoper.',
     SESSION_MISMATCH: 'Deze betaling past niet bij je bestelling. Neem contact op met de verkoper.',
     ALREADY_PAID: 'Deze bestelling is al betaald.',
     TIMEOUT: 'Dit duurt langer dan verwacht.',

@@ -105,8 +105,6 @@ export const catalog: Catalog = {
     PAYMENT_IN_PROGRESS: 'Dla tej płatności trwa już inna płatność.',
     INSECURE_API_BASE:
       'Ta płatność nie jest bezpiecznie skonfigurowana. Skontaktuj się ze sprzedawcą.',
-    INVALID_CONFIG:
-      'Ta płatność nie jest bezpiecznie skonfigurowana. Skontaktuj się ze sprzedawcą.',
     SESSION_MISMATCH:
       'Ta płatność nie zgadza się z Twoim zamówieniem. Skontaktuj się ze sprzedawcą.',
     ALREADY_PAID: 'Ta płatność została już opłacona.',

@@ -99,8 +99,6 @@ export const catalog: Catalog = {
     PAYMENT_IN_PROGRESS: 'Já existe um pagamento em andamento para este pedido.',
     INSECURE_API_BASE:
       'Este pagamento não está configurado com segurança. Entre em contato com a loja.',
-    INVALID_CONFIG:
-      'Este pagamento não está configurado corretamente. Entre em contato com a loja.',
     SESSION_MISMATCH: 'Este pagamento não corresponde ao seu pedido. Entre em contato com a loja.',
     ALREADY_PAID: 'Este pedido já foi pago.',
     TIMEOUT: 'Está demorando mais do que o esperado.',

@@ -103,7 +103,6 @@ export const catalog: Catalog = {
     CHAIN_UNAVAILABLE: 'Rețeaua blockchain nu poate fi accesată. Încearcă din nou.',
     PAYMENT_IN_PROGRESS: 'Există deja o plată în curs pentru această comandă.',
     INSECURE_API_BASE: 'Această plată nu este configurată în siguranță. Contactează comerciantul.',
-    INVALID_CONFIG: 'Această plată nu este configurată în siguranță. Contactează comerciantul.',
     SESSION_MISMATCH: 'Această plată nu corespunde comenzii tale. Contactează comerciantul.',
     ALREADY_PAID: 'Această plată a fost deja efectuată.',
     TIMEOUT: 'Durează mai mult decât era de așteptat.',

@@ -101,7 +101,6 @@ export const catalog: Catalog = {
     CHAIN_UNAVAILABLE: 'Blockkedjenätverket går inte att nå. Försök igen.',
     PAYMENT_IN_PROGRESS: 'En betalning pågår redan för den här kassan.',
     INSECURE_API_BASE: 'Den här kassan är inte säkert konfigurerad. Kontakta handlaren.',
-    INVALID_CONFIG: 'Den här kassan är inte säkert konfigurerad. Kontakta handlaren.',
     SESSION_MISMATCH: 'Den här betalningen stämmer inte med din beställning. Kontakta handlaren.',
     ALREADY_PAID: 'Den här kassan är redan betald.',
     TIMEOUT: 'Det här tar längre tid än väntat.',

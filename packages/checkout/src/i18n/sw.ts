@@ -103,8 +103,6 @@ export const catalog: Catalog = {
     PAYMENT_IN_PROGRESS: 'Tayari kuna malipo yanayoendelea kwa ukurasa huu wa malipo.',
     INSECURE_API_BASE:
       'Ukurasa huu wa malipo haujawekwa kwa usalama. Tafadhali wasiliana na mfanyabiashara.',
-    INVALID_CONFIG:
-      'Ukurasa huu wa malipo haujawekwa kwa usalama. Tafadhali wasiliana na mfanyabiashara.',
     SESSION_MISMATCH:
       'Malipo haya hayalingani na agizo lako. Tafadhali wasiliana na mfanyabiashara.',
     ALREADY_PAID: 'Ukurasa huu wa malipo umeshalipwa.',

@@ -102,8 +102,6 @@ export const catalog: Catalog = {
     PAYMENT_IN_PROGRESS: 'Bu ödeme sayfası için zaten bir ödeme sürüyor.',
     INSECURE_API_BASE:
       'Bu ödeme sayfası güvenli şekilde kurulmamış. Lütfen satıcıyla iletişime geçin.',
-    INVALID_CONFIG:
-      'Bu ödeme sayfası güvenli şekilde kurulmamış. Lütfen satıcıyla iletişime geçin.',
     SESSION_MISMATCH: 'Bu ödeme siparişinizle eşleşmiyor. Lütfen satıcıyla iletişime geçin.',
     ALREADY_PAID: 'Bu ödeme sayfası zaten ödendi.',
     TIMEOUT: 'Bu işlem beklenenden uzun sürüyor.',

@@ -101,7 +101,6 @@ export const catalog: Catalog = {
     PAYMENT_IN_PROGRESS: 'Trang thanh toán này đang có một khoản thanh toán đang xử lý.',
     INSECURE_API_BASE:
       'Trang thanh toán này chưa được thiết lập an toàn. Vui lòng liên hệ người bán.',
-    INVALID_CONFIG: 'Trang thanh toán này chưa được thiết lập an toàn. Vui lòng liên hệ người bán.',
     SESSION_MISMATCH:
       'Khoản thanh toán này không khớp với đơn hàng của bạn. Vui lòng liên hệ người bán.',
     ALREADY_PAID: 'Trang thanh toán này đã được thanh toán.',

@@ -91,7 +91,6 @@ export const catalog: Catalog = {
     CHAIN_UNAVAILABLE: '无法连接区块链网络，请重试。',
     PAYMENT_IN_PROGRESS: '此订单已有一笔支付正在处理中。',
     INSECURE_API_BASE: '此支付未经过安全配置，请联系商家。',
-    INVALID_CONFIG: '此支付未经过安全配置，请联系商家。',
     SESSION_MISMATCH: '此笔支付与您的订单不符，请联系商家。',
     ALREADY_PAID: '此订单已支付。',
     TIMEOUT: '处理时间比预期长。',

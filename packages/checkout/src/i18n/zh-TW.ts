@@ -95,7 +95,6 @@ export const catalog: Catalog = {
     CHAIN_UNAVAILABLE: '無法連上區塊鏈網路，請再試一次。',
     PAYMENT_IN_PROGRESS: '此結帳已有一筆付款正在處理。',
     INSECURE_API_BASE: '此結帳頁面的設定不安全，請聯絡商家。',
-    INVALID_CONFIG: '此結帳頁面的設定不安全，請聯絡商家。',
     SESSION_MISMATCH: '這筆付款與你的訂單不符，請聯絡商家。',
     ALREADY_PAID: '此結帳已付款。',
     TIMEOUT: '所需時間比預期長。',

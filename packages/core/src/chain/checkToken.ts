@@ -44,14 +44,15 @@ export async function checkToken(
       token.eip3009
         ? [call('decimals'), call('eip712Domain'), call('name'), call('version')]
         : [call('decimals')],
-    ).then(([decimals, eip5267, name, version]) => ({
-      decimals: decimals as number | undefined,
-      domain: Array.isArray(eip5267)
-        ? { name: eip5267[1] as string, version: eip5267[2] as string }
-        : typeof name === 'string' && typeof version === 'string'
-          ? { name, version }
-          : undefined,
-    }))
+    ).then(([decimals, eip5267, name, version]) => {
+      // eip712Domain() answers (fields, name, version, …); without it, name() and version().
+      const [, n = name, v = version] = (eip5267 ?? []) as unknown[]
+      return {
+        decimals: decimals as number | undefined,
+        domain:
+          typeof n === 'string' && typeof v === 'string' ? { name: n, version: v } : undefined,
+      }
+    })
     cache.set(key, read)
     read.catch(() => cache.delete(key))
   }
@@ -64,7 +65,7 @@ export async function checkToken(
 /** `INVALID_CONFIG`: the token on chain is not what the registry says. */
 export const tokenError = (network: NetworkInfo, token: StablecoinInfo, what: string) =>
   new PaySessionError('INVALID_CONFIG', {
-    details: `${token.symbol} on ${network.name} (${token.address}): ${what}, not as in the registry (tokens, networks)`,
+    details: `${token.symbol} on ${network.name}: ${what}, not as in the registry`,
   })
 
 // A function the contract does not have is an answer (undefined); an RPC failure is not.

@@ -135,7 +135,7 @@ export class CheckoutSession implements Checkout {
   #stopWallets: () => void
 
   constructor(config: PaySessionConfig, parameters: CheckoutSessionParameters) {
-    if (parameters.relayUrl) checkUrl(parameters.relayUrl, 'relayUrl', pageUrl())
+    if (parameters.relayUrl) checkUrl(parameters.relayUrl, 'relayUrl', true)
     this.config = config
     this.#parameters = parameters
     this.sessionId = parameters.sessionId
@@ -598,8 +598,6 @@ export class CheckoutSession implements Checkout {
     this.#listeners.clear()
   }
 }
-
-const pageUrl = () => (globalThis as { location?: { href: string } }).location?.href
 
 /** Any failure as the SDK's error (a wallet's own error kept as `cause`). */
 export const asError = (error: unknown): PaySessionError =>

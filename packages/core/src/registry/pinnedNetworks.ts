@@ -23,8 +23,8 @@ import type { NetworkInfo, StablecoinInfo } from './types.js'
 //   circlefin/stablecoin-evm contracts/v2/EIP3009.sol). coinbase/x402's "exact" EVM scheme
 //   submits transferWithAuthorization on Base and Base Sepolia USDC (x402
 //   python/x402/mechanisms/evm/constants.py). The EIP-712 name differs ("USD Coin" on mainnet,
-//   "USDC" on Base Sepolia). `eip712` pins the domain where stablecoins.json sources it; the
-//   checkout compares it with the token's before any prompt. Elsewhere the token's own is used.
+//   "USDC" on Base Sepolia): the token's own is read on chain, which for a pinned address is the
+//   truth. A token a page adds may state `eip712`, which the chain must then match.
 // - PYUSD on Ethereum is PaxosTokenV2 with EIP-3009, EIP-712 version "1" (stablecoins.json notes).
 //   PYUSD on Arbitrum: no source found, so no.
 // - Legacy USDT on Ethereum has none (TetherToken source). The USD₮0 deployments (Arbitrum,
@@ -69,7 +69,6 @@ export const pinnedNetworks: readonly NetworkInfo[] = [
       address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
       decimals: 6,
       eip3009: true,
-      eip712: { name: 'USD Coin', version: '2' },
     },
     {
       symbol: 'EURC',
@@ -89,7 +88,6 @@ export const pinnedNetworks: readonly NetworkInfo[] = [
       address: '0x6c3ea9036406852006290770BEdFcAbA0e23A0e8',
       decimals: 6,
       eip3009: true,
-      eip712: { name: 'PayPal USD', version: '1' },
     },
     { symbol: 'USDS', address: '0xdC035D45d973E3EC169d2276DDab16f1e407384F', decimals: 18 },
   ]),
@@ -113,7 +111,6 @@ export const pinnedNetworks: readonly NetworkInfo[] = [
       address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
       decimals: 6,
       eip3009: true,
-      eip712: { name: 'USD Coin', version: '2' },
     },
     {
       symbol: 'EURC',
@@ -129,7 +126,6 @@ export const pinnedNetworks: readonly NetworkInfo[] = [
       address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
       decimals: 6,
       eip3009: true,
-      eip712: { name: 'USDC', version: '2' },
     },
     {
       symbol: 'EURC',
@@ -166,7 +162,6 @@ export const pinnedNetworks: readonly NetworkInfo[] = [
       address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
       decimals: 6,
       eip3009: true,
-      eip712: { name: 'USD Coin', version: '2' },
     },
     { symbol: 'USDT', address: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6 },
   ]),
@@ -176,7 +171,6 @@ export const pinnedNetworks: readonly NetworkInfo[] = [
       address: '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E',
       decimals: 6,
       eip3009: true,
-      eip712: { name: 'USD Coin', version: '2' },
     },
     {
       symbol: 'EURC',

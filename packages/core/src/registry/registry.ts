@@ -160,8 +160,5 @@ function checkToken(network: NetworkInfo, token: StablecoinInfo): StablecoinInfo
     throw new PaySessionError('INVALID_AMOUNT', {
       details: `${token.symbol} on ${network.name}: bad decimals`,
     })
-  const domain = token.eip712
-  if (domain && (typeof domain.name !== 'string' || typeof domain.version !== 'string'))
-    throw new PaySessionError('INVALID_CONFIG', { details: `${token.symbol} eip712` })
   return { ...token, symbol: token.symbol.toUpperCase(), address: getAddress(token.address) }
 }
