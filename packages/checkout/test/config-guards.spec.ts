@@ -43,11 +43,13 @@ const configErrors = async (page: Page) =>
     .filter((e) => e.type === 'paysession-error' && e.detail.code === 'INVALID_CONFIG')
     .map((e) => e.detail)
 
-async function expectRefused(page: Page, details: RegExp) {
+async function expectRefused(
+  page: Page,
+  details: RegExp,
+  sentence = 'This checkout is not set up securely. Please contact the merchant.',
+) {
   await waitForStep(page, 'failed')
-  await expect(dialog(page).getByRole('alert')).toHaveText(
-    'This checkout is not set up securely. Please contact the merchant.',
-  )
+  await expect(dialog(page).getByRole('alert')).toHaveText(sentence)
   await expect(dialog(page).getByRole('button', { name: 'Try again' })).toHaveCount(0)
   const errors = await configErrors(page)
   expect(errors.length).toBeGreaterThan(0)
@@ -99,14 +101,20 @@ test('changing a pinned token takes allow-token-overrides', async ({ page }) => 
 
 test('a javascript: explorer URL is refused before it can become a link', async ({ page }) => {
   const session = await createSession('10.00', 'USD')
+  // In French: the customer reads the sentence of an insecure setup, in their language.
   await openPage(page, session, {
+    locale: 'fr',
     attributes: {
       networks: JSON.stringify([local({ explorerUrl: 'javascript:alert(document.domain)' })]),
       'allow-token-overrides': 'true',
     },
   })
   await payButton(page).click()
-  await expectRefused(page, /LOCAL explorerUrl "javascript:alert\(document.domain\)": not https/)
+  await expectRefused(
+    page,
+    /LOCAL explorerUrl "javascript:alert\(document.domain\)": not https/,
+    'Ce paiement n’est pas configuré de façon sécurisée. Veuillez contacter le marchand.',
+  )
   await expect(page.locator('paysession-checkout a[href^="javascript:"]')).toHaveCount(0)
   expect(await walletCalls(page)).not.toContain('eth_requestAccounts')
 })
