@@ -9,6 +9,7 @@ const src = (pkg: string, entry: string) =>
 export const workspaceAlias = {
   '@paysession/server/relay': src('server', 'relay.ts'),
   '@paysession/server/node': src('server', 'node.ts'),
+  '@paysession/server/x402': src('server', 'x402.ts'),
   '@paysession/sandbox/inpage': src('sandbox', 'inpage/index.ts'),
   '@paysession/sandbox': src('sandbox', 'index.ts'),
   '@paysession/core': src('core', 'exports/index.ts'),
