@@ -1,5 +1,6 @@
 import { transferWithAuthorizationTypes } from '@paysession/protocol'
 import { type FacilitatorClient, HTTPFacilitatorClient } from '@x402/core/http'
+import { SettleError, type SettleResponse, VerifyError } from '@x402/core/types'
 import { type Address, isAddressEqual, type PublicClient, recoverTypedDataAddress } from 'viem'
 import { type RelayErrorCode, relayError } from '../relay/errors.js'
 import type { RelayStore } from '../relay/types.js'
@@ -95,7 +96,9 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
       token: token.address,
       fromBlock: block.number.toString(),
     })
+    // A facilitator answers a refusal as a 4xx that the client throws as VerifyError/SettleError.
     const verified = await facilitator.verify(payload, requirements).catch(async (error) => {
+      if (error instanceof VerifyError) return { isValid: false, ...error }
       await store.delete(sessionId)
       throw relayError('RELAY_UNAVAILABLE', { details: 'facilitator /verify', cause: error })
     })
@@ -103,15 +106,17 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
       await store.delete(sessionId)
       throw refusalOf(verified.invalidReason, verified.invalidMessage)
     }
-    let settled: Awaited<ReturnType<FacilitatorClient['settle']>>
+    let settled: SettleResponse
     try {
       settled = await facilitator.settle(payload, requirements)
     } catch (error) {
-      // No answer: it may have been sent, so the record stays and blocks another payment.
-      throw relayError('RELAY_UNAVAILABLE', { details: 'facilitator /settle', cause: error })
+      if (!(error instanceof SettleError))
+        // No answer: it may have been sent, so the record stays and blocks another payment.
+        throw relayError('RELAY_UNAVAILABLE', { details: 'facilitator /settle', cause: error })
+      settled = { ...error, success: false }
     }
     if (!settled.success || !/^0x[0-9a-fA-F]{64}$/.test(settled.transaction)) {
-      // The facilitator answered that nothing was settled: the session stays payable.
+      // The facilitator answered that nothing was sent: the session stays payable.
       if (!settled.transaction) await store.delete(sessionId)
       throw refusalOf(settled.errorReason, settled.errorMessage)
     }
