@@ -1,4 +1,4 @@
-import { transferWithAuthorizationTypes } from '@paysession/protocol'
+import { eip3009Abi, transferWithAuthorizationTypes } from '@paysession/protocol'
 import { type FacilitatorClient, HTTPFacilitatorClient } from '@x402/core/http'
 import { SettleError, type SettleResponse, VerifyError } from '@x402/core/types'
 import { type Address, isAddressEqual, type PublicClient, recoverTypedDataAddress } from 'viem'
@@ -64,12 +64,10 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
       throw relayError('RELAY_REFUSED', {
         details: 'the signature is not the payer’s, and the payer is no allowed contract',
       })
-    const block = await options
-      .clientOf(network)
-      .getBlock()
-      .catch((error) => {
-        throw relayError('RELAY_UNAVAILABLE', { details: 'latest block', cause: error })
-      })
+    const chain = options.clientOf(network)
+    const block = await chain.getBlock().catch((error) => {
+      throw relayError('RELAY_UNAVAILABLE', { details: 'latest block', cause: error })
+    })
     const now = block.timestamp
     if (auth.validAfter >= now) throw relayError('AUTHORIZATION_NOT_YET_VALID')
     if (auth.validBefore < now + minValidity) throw relayError('AUTHORIZATION_EXPIRED')
@@ -78,6 +76,18 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
       throw relayError('WRONG_AMOUNT', {
         details: `${auth.value} units, the session owes ${requirements.amount}`,
       })
+
+    const used = await chain
+      .readContract({
+        address: token.address,
+        abi: eip3009Abi,
+        functionName: 'authorizationState',
+        args: [auth.from, auth.nonce],
+      })
+      .catch((error) => {
+        throw relayError('RELAY_UNAVAILABLE', { details: 'authorizationState', cause: error })
+      })
+    if (used) throw relayError('AUTHORIZATION_USED')
 
     const same = (record: { from: Address; nonce: string }) =>
       record.nonce === auth.nonce && isAddressEqual(record.from, auth.from)
