@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test'
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs'
+import { reporter } from '../scripts/playwright.mjs'
 
 // Debian's Chromium against the built site (served under a sub-path) and the docs' HTML snippets
 // (against the sandbox). `npm test` builds the site first (package.json `test`).
@@ -7,11 +8,10 @@ export default defineConfig({
   testDir: 'test',
   workers: 1,
   timeout: 120_000,
-  globalTimeout: 4 * 60_000,
   forbidOnly: Boolean(process.env.CI),
   expect: { timeout: 20_000 },
   retries: 0,
-  reporter: [['list']],
+  reporter: reporter('docs'),
   outputDir: 'test-results',
   use: {
     browserName: 'chromium',

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test'
+import { reporter } from '../scripts/playwright.mjs'
 import base from './playwright.config.js'
 
 // The hosted demo's scenarios (tests/hosted.spec.ts), in a run of their own: no demo merchant,
@@ -6,7 +7,7 @@ import base from './playwright.config.js'
 // the spec serves it with a plain static file server. `npm test` runs this after the main run.
 export default defineConfig({
   ...base,
+  reporter: reporter('e2e-hosted'),
   globalSetup: './hosted-setup.ts',
-  globalTimeout: 4 * 60_000,
   projects: [{ name: 'hosted', testMatch: 'hosted.spec.ts' }],
 })

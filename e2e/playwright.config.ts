@@ -1,24 +1,26 @@
 import { defineConfig } from '@playwright/test'
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs'
+import { reporter, workers } from '../scripts/playwright.mjs'
 
 // Debian's Chromium against the demo merchant (apps/demo), which runs the sandbox service and
 // anvil in-process: one demo for the whole run, started and stopped by global-setup.ts.
-// Two projects: `flows` runs on two workers; `exclusive` runs afterwards, alone, the tests that
-// change something every session shares (anvil's automine, the sandbox clock).
+// Two projects: `flows` runs on the machine's browser workers (scripts/playwright.mjs);
+// `exclusive` runs afterwards, alone, the tests that change something every session shares
+// (anvil's automine, the sandbox clock).
 // tests/hosted.spec.ts runs in a run of its own (hosted.config.ts), with no demo, sandbox or anvil;
 // tests/real-wallets.spec.ts in one of its own too (wallets.config.ts), with the wallet stacks.
 export default defineConfig({
   testDir: 'tests',
   globalSetup: './global-setup.ts',
-  workers: 2,
+  workers,
   fullyParallel: true,
+  // One scenario: a page or two, a payment and its confirmations. A longer one sets its own.
+  // No global timeout: npm test stops a stage that prints nothing for minutes (scripts/test.mjs).
   timeout: 90_000,
-  // A hung run fails instead of holding CI; a normal run takes about two minutes.
-  globalTimeout: 8 * 60_000,
   forbidOnly: Boolean(process.env.CI),
   expect: { timeout: 20_000 },
   retries: 0,
-  reporter: [['list']],
+  reporter: reporter('e2e'),
   outputDir: 'test-results',
   use: {
     browserName: 'chromium',

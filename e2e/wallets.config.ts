@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test'
+import { reporter } from '../scripts/playwright.mjs'
 import base from './playwright.config.js'
 
 // The real wallet stacks' scenarios (tests/real-wallets.spec.ts), in a run of their own:
@@ -7,8 +8,8 @@ import base from './playwright.config.js'
 // (@paysession/wallet-stacks). `npm test` runs this after the hosted run.
 export default defineConfig({
   ...base,
+  reporter: reporter('e2e-wallets'),
   globalSetup: './wallets-setup.ts',
-  globalTimeout: 4 * 60_000,
   workers: 1,
   projects: [{ name: 'wallets', testMatch: 'real-wallets.spec.ts' }],
 })

@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test'
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs'
+import { reporter } from '../../scripts/playwright.mjs'
 
 // Real Chromium (Debian's), the real sandbox (service + anvil) and a static server with a strict
 // CSP: all started and stopped by test/global-setup.ts. One worker: the machine has 2 cores.
@@ -10,7 +11,7 @@ export default defineConfig({
   workers: 1,
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  reporter: [['list']],
+  reporter: reporter('widget'),
   outputDir: 'test-results',
   use: {
     browserName: 'chromium',

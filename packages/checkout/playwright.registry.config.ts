@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test'
+import { reporter } from '../../scripts/playwright.mjs'
 import base from './playwright.config.js'
 
 // The slower registry round trip (test/registry.roundtrip.ts): publish to a local registry, install
@@ -7,4 +8,5 @@ export default defineConfig({
   ...base,
   testMatch: 'registry.roundtrip.ts',
   timeout: 240_000,
+  reporter: reporter('registry'),
 })

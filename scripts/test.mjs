@@ -1,0 +1,273 @@
+// `npm test`: every stage of the suite, one after another, each timed, each in a process group of
+// its own that is stopped when the stage ends, also after a failure, a hang or Ctrl-C. Ends with a
+// table of each stage's time (also written to test-results/stages.txt) and, for a stage over a
+// minute, its slowest tests, read from the runners' JSON reports in test-results/reports/.
+// Only Node's own modules: the first stage installs everything else.
+//
+// The stages: install and build (scripts/setup.sh); lint; types everywhere; the widget's size
+// budgets and the package checks, every TS/JS example of the docs type-checked; every package's
+// vitest suite (real anvil + sandbox, Postgres, Redis); the merchant examples in each runtime
+// (Node, Express, Hono, Deno, Bun, workerd, next build && next start); then, in Debian's Chromium,
+// the widget, the registry round trip (publish to a local Verdaccio, npm install in a fresh app,
+// typecheck, build, pay), the end-to-end suites (demo, hosted demo, real wallet stacks), every
+// bench once with tiny sizes, and the docs site built and crawled under a sub-path.
+//
+//   node scripts/test.mjs            every stage
+//   node scripts/test.mjs e2e docs   the named stages (after `sh scripts/setup.sh`)
+import { spawn } from 'node:child_process'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const reports = join(root, 'test-results', 'reports')
+const pnpm = ['node', 'scripts/pnpm.mjs']
+/** A stage that prints nothing for this long is hung: its own tests' timeouts should have fired. */
+const SILENCE_MS = 8 * 60_000
+
+/** Each stage: its commands, run in order; `report` names the JSON reports its runners write. */
+const stages = [
+  { name: 'install and build', run: [['sh', 'scripts/setup.sh']] },
+  { name: 'lint', run: [['node_modules/.bin/biome', 'check', '.']] },
+  { name: 'typecheck', run: [[...pnpm, '-r', 'typecheck']] },
+  {
+    name: 'size and packages',
+    run: [
+      [...pnpm, '--filter', '@paysession/checkout', 'run', 'size'],
+      // biome-ignore format: the filters read as one list
+      [...pnpm, '--filter', '@paysession/checkout', '--filter', '@paysession/protocol', '--filter', '@paysession/core', '--filter', '@paysession/server', 'run', 'lint:package'],
+      ['node', 'scripts/check-packages.mjs'],
+      ['node', 'scripts/check-examples.mjs'],
+    ],
+  },
+  {
+    name: 'vitest',
+    report: ['vitest'],
+    run: [
+      [
+        'node_modules/.bin/vitest',
+        'run',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${join(reports, 'vitest.json')}`,
+      ],
+    ],
+  },
+  {
+    name: 'runtimes',
+    report: ['runtimes'],
+    run: [
+      [
+        ...pnpm,
+        '--filter',
+        '@paysession/runtimes-e2e',
+        'test',
+        '--',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${join(reports, 'runtimes.json')}`,
+      ],
+    ],
+  },
+  { name: 'chromium', run: [['sh', 'scripts/ensure-chromium.sh']] },
+  {
+    name: 'widget in Chromium',
+    report: ['widget'],
+    run: [[...pnpm, '--filter', '@paysession/checkout', 'run', 'test:browser']],
+  },
+  {
+    name: 'registry round trip',
+    report: ['registry'],
+    run: [[...pnpm, '--filter', '@paysession/checkout', 'run', 'test:registry']],
+  },
+  {
+    name: 'e2e',
+    report: ['e2e', 'e2e-hosted', 'e2e-wallets'],
+    run: [[...pnpm, '--filter', '@paysession/e2e', 'test']],
+  },
+  // Every bench once with tiny sizes (bench/README.md): proves each still runs.
+  { name: 'bench smoke', run: [[...pnpm, '--filter', '@paysession/bench', 'smoke']] },
+  { name: 'docs', report: ['docs'], run: [[...pnpm, '--filter', '@paysession/docs', 'test']] },
+]
+
+const wanted = process.argv.slice(2)
+const unknown = wanted.filter((name) => !stages.some((s) => s.name.startsWith(name)))
+if (unknown.length) {
+  console.error(
+    `No stage ${unknown.join(', ')}; the stages: ${stages.map((s) => s.name).join(', ')}`,
+  )
+  process.exit(2)
+}
+const chosen = wanted.length
+  ? stages.filter((s) => wanted.some((w) => s.name.startsWith(w)))
+  : stages
+
+rmSync(reports, { recursive: true, force: true })
+mkdirSync(reports, { recursive: true })
+
+/** Every process a stage started carries this in its environment, also one that left its group. */
+const MARK = 'PAYSESSION_TEST_STAGE'
+const runId = `${process.pid}-${Date.now()}`
+let current
+let stopping = false
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (stopping) return
+    stopping = true
+    console.error(`\n${signal}: stopping the ${current?.name ?? 'current'} stage`)
+    if (current) stopStage(current.tag)
+    finish(`stopped by ${signal}`, 130)
+  })
+}
+
+const done = []
+const started = Date.now()
+for (const stage of chosen) {
+  const t0 = Date.now()
+  const tag = `${runId}-${done.length}`
+  current = { name: stage.name, tag }
+  console.error(`\n▶ ${stage.name}`)
+  let failure
+  for (const command of stage.run) {
+    failure = await run(command, tag)
+    if (failure) break
+  }
+  stopStage(tag)
+  done.push({ stage, ms: Date.now() - t0, failure })
+  if (failure) finish(`${stage.name} failed: ${failure}`, 1)
+}
+finish('', 0)
+
+/** Runs one command in a new process group; resolves with why it failed, or nothing. */
+function run([cmd, ...args], tag) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      env: { ...process.env, [MARK]: tag, PAYSESSION_TEST_REPORTS: reports },
+    })
+    let quietTimer
+    const heard = () => {
+      clearTimeout(quietTimer)
+      quietTimer = setTimeout(() => {
+        console.error(
+          `\n${cmd} ${args.join(' ')} printed nothing for ${SILENCE_MS / 60_000} min: hung, stopped`,
+        )
+        stopStage(tag)
+      }, SILENCE_MS)
+    }
+    heard()
+    child.stdout.on('data', (chunk) => {
+      heard()
+      process.stdout.write(chunk)
+    })
+    child.stderr.on('data', (chunk) => {
+      heard()
+      process.stderr.write(chunk)
+    })
+    child.on('error', (error) => resolve(error.message))
+    child.on('close', (code, signal) => {
+      clearTimeout(quietTimer)
+      resolve(
+        code === 0
+          ? undefined
+          : `${cmd} ${args.slice(0, 4).join(' ')} exited with ${code ?? signal}`,
+      )
+    })
+  })
+}
+
+/**
+ * Kills whatever the stage started: its process group, and any process that carries the stage's
+ * mark in its environment (a server or anvil started detached, in a group of its own).
+ */
+function stopStage(tag) {
+  const pids = new Set()
+  for (const entry of safeReaddir('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`, 'latin1')
+      if (environ.includes(`\0${MARK}=${tag}\0`) || environ.startsWith(`${MARK}=${tag}\0`))
+        pids.add(Number(entry))
+    } catch {}
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(-pid, 'SIGKILL')
+    } catch {}
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {}
+  }
+}
+
+function safeReaddir(dir) {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
+}
+
+function finish(outcome, code) {
+  const lines = ['', 'npm test: time per stage', '']
+  const width = Math.max(...stages.map((s) => s.name.length))
+  for (const { stage, ms, failure } of done)
+    lines.push(
+      `  ${stage.name.padEnd(width)}  ${clock(ms).padStart(6)}${failure ? '  FAILED' : ''}`,
+    )
+  if (stopping && current && !done.some((d) => d.stage.name === current.name))
+    lines.push(`  ${current.name.padEnd(width)}  stopped`)
+  lines.push(`  ${'total'.padEnd(width)}  ${clock(Date.now() - started).padStart(6)}`)
+  for (const { stage, ms } of done) {
+    if (ms < 60_000 || !stage.report) continue
+    const slow = slowest(stage.report)
+    if (!slow.length) continue
+    lines.push('', `  slowest in ${stage.name}:`)
+    for (const t of slow) lines.push(`    ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${t.title}`)
+  }
+  if (outcome) lines.push('', outcome)
+  const text = `${lines.join('\n')}\n`
+  console.error(text)
+  try {
+    writeFileSync(join(root, 'test-results', 'stages.txt'), text)
+  } catch {}
+  process.exit(code)
+}
+
+function clock(ms) {
+  const s = Math.round(ms / 1000)
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
+}
+
+/** The five slowest tests in the stage's JSON reports (vitest's or Playwright's). */
+function slowest(names) {
+  const tests = []
+  for (const name of names) {
+    let report
+    try {
+      report = JSON.parse(readFileSync(join(reports, `${name}.json`), 'utf8'))
+    } catch {
+      continue
+    }
+    // vitest: testResults[].assertionResults[]
+    for (const file of report.testResults ?? [])
+      for (const t of file.assertionResults ?? [])
+        tests.push({ title: `${short(file.name)} › ${t.title}`, ms: t.duration ?? 0 })
+    // Playwright: suites → specs → tests → results, suites nested
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? [])
+        for (const t of spec.tests ?? [])
+          for (const r of t.results ?? [])
+            tests.push({ title: `${spec.file} › ${spec.title}`, ms: r.duration ?? 0 })
+      for (const child of suite.suites ?? []) walk(child)
+    }
+    for (const suite of report.suites ?? []) walk(suite)
+  }
+  return tests.sort((a, b) => b.ms - a.ms).slice(0, 5)
+}
+
+function short(path) {
+  return path.replace(root, '')
+}
