@@ -134,4 +134,33 @@ describe('an agent pays a session over x402', () => {
     expect(await codeOf(await x.pay(urlOf(s.id), second))).toEqual([409, 'SESSION_NOT_PAYABLE'])
     expect(await kit.transfersTo(s.otw)).toHaveLength(1)
   })
+
+  test('the checkout’s gasless request, with relay-url naming the endpoint, settles through the facilitator too', async () => {
+    const facilitator = await x.facilitator()
+    const urlOf = await x.endpoint({ facilitator: facilitator.url })
+    const relayUrl = urlOf('').replace('?session=', '')
+    const customer = await kit.customerWithoutGas()
+    const s = await kit.session()
+    const signed = await kit.authorize(customer.key, s.otw)
+    const post = async () =>
+      fetch(relayUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: await kit.relayRequest(s.id, signed).text(),
+      })
+    const res = await post()
+    expect(res.status).toBe(200)
+    const { transactionHash } = (await res.json()) as { transactionHash: Hex }
+    await expectFundedOnce(s, transactionHash, customer.address, facilitator.address)
+    // Retried, it answers the same hash; a wrong amount is the relay's refusal.
+    expect(await (await post()).json()).toEqual({ transactionHash })
+    const other = await kit.session()
+    const wrong = await kit.authorize(customer.key, other.otw, { value: 9_999_999n })
+    const refused = await fetch(relayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: await kit.relayRequest(other.id, wrong).text(),
+    })
+    expect(await codeOf(refused)).toEqual([422, 'WRONG_AMOUNT'])
+  })
 })

@@ -37,5 +37,6 @@ for (const name of [
   'wallet-connect-project-id',
   'wallet-connect-relay-url',
   'rpc-urls',
+  'x402-url',
 ])
   if (params.get(name)) element.setAttribute(name, params.get(name))

@@ -7,12 +7,12 @@ import {
 import type { PaymentRequired, SettleResponse } from '@x402/core/types'
 import { isAddressEqual } from 'viem'
 import type { PaymentSession } from '../client/types.js'
-import { clientAddressOf } from '../http/readBody.js'
+import { BodyTooLargeError, clientAddressOf, readBody } from '../http/readBody.js'
 import type { RelayHandlerOptions } from '../relay/createRelayHandler.js'
 import { relayError } from '../relay/errors.js'
 import { createTokenBucketRateLimit } from '../relay/rateLimit.js'
 import { caip2, createTokenBook } from './paymentRequirements.js'
-import { readPayment } from './readPayment.js'
+import { readPayment, readRelayBody } from './readPayment.js'
 import { settleWithFacilitator } from './settleWithFacilitator.js'
 import { settleWithRelay } from './settleWithRelay.js'
 
@@ -69,6 +69,16 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
   const settle = relayer
     ? settleWithRelay({ ...options, relayer })
     : settleWithFacilitator({ ...options, facilitator: facilitator!, clientOf: book.clientOf })
+  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024
+  async function readLimited(request: Request): Promise<Uint8Array> {
+    try {
+      return await readBody(request, maxBodyBytes)
+    } catch (error) {
+      if (error instanceof BodyTooLargeError)
+        throw relayError('PAYLOAD_TOO_LARGE', { details: error.message })
+      throw relayError('RELAY_REFUSED', { details: 'the body could not be read', cause: error })
+    }
+  }
   const sessionIdOf =
     options.sessionIdOf ?? ((request: Request) => new URL(request.url).searchParams.get('session'))
   const cors: Record<string, string> = options.allowOrigin
@@ -111,10 +121,18 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
       const ip = clientIp(request)
       if (rateLimit && ip !== undefined && !(await rateLimit(`ip:${ip}`)))
         throw relayError('RATE_LIMITED', { details: `ip ${ip}` })
-      const id = sessionIdOf(request)
-      if (!id || id.length > 200) throw relayError('RELAY_REFUSED', { details: 'no session id' })
       const payment = readPayment(request)
-      paid = payment !== undefined
+      // The checkout's gasless request (`relay-url` naming this endpoint): the relay's body.
+      const relayed =
+        !payment &&
+        request.method === 'POST' &&
+        /json/.test(request.headers.get('content-type') ?? '')
+          ? readRelayBody(await readLimited(request))
+          : undefined
+      const id = relayed?.sessionId ?? sessionIdOf(request)
+      if (!id || id.length > 200) throw relayError('RELAY_REFUSED', { details: 'no session id' })
+      const authorization = payment?.authorization ?? relayed?.authorization
+      paid = authorization !== undefined
       if (paid && rateLimit && !(await rateLimit(`session:${id}`)))
         throw relayError('RATE_LIMITED', { details: `session ${id}` })
       const session = await readSession(id)
@@ -123,17 +141,17 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
       network = chainId === undefined ? undefined : caip2(chainId)
 
       // The same payment again (a retried request): its settlement, even once the session is paid.
-      const previous = payment && (await store.get(sessionId))
+      const previous = authorization && (await store.get(sessionId))
       if (
-        payment &&
+        authorization &&
         previous?.hash &&
-        previous.nonce === payment.authorization.nonce &&
-        isAddressEqual(previous.from, payment.authorization.from)
+        previous.nonce === authorization.nonce &&
+        isAddressEqual(previous.from, authorization.from)
       )
-        return settled(previous.hash, sessionId, payment.authorization.from)
+        return settled(previous.hash, sessionId, authorization.from, !!relayed)
 
       const due = await book.requirementsFor(session, maxTimeoutSeconds)
-      if (!payment) {
+      if (!authorization) {
         const required: PaymentRequired = {
           x402Version: 2,
           error: 'PAYMENT-SIGNATURE header is required',
@@ -154,24 +172,27 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
           },
         })
       }
-      const { accepted } = payment.payload
-      const match = due.accepts.find(
-        ({ requirements }) =>
-          requirements.network === accepted.network &&
-          requirements.asset.toLowerCase() === String(accepted.asset).toLowerCase(),
+      const accepted = payment?.payload.accepted
+      const match = due.accepts.find(({ requirements, token }) =>
+        accepted
+          ? requirements.network === accepted.network &&
+            requirements.asset.toLowerCase() === String(accepted.asset).toLowerCase()
+          : token.symbol.toUpperCase() === relayed!.token.toUpperCase(),
       )
       if (!match)
         throw relayError('UNSUPPORTED_TOKEN', {
-          details: `${String(accepted.asset)} on ${String(accepted.network)}`,
+          details: accepted
+            ? `${String(accepted.asset)} on ${String(accepted.network)}`
+            : `${relayed!.token} on ${due.network}`,
         })
       const { transaction } = await settle({
         sessionId,
         network: due.network,
         token: match.token,
         requirements: match.requirements,
-        payment,
+        payment: payment ?? relayed!.paymentFor(match.requirements),
       })
-      return settled(transaction, sessionId, payment.authorization.from)
+      return settled(transaction, sessionId, authorization.from, !!relayed)
     } catch (thrown) {
       const error: PaySessionError = isPaySessionError(thrown)
         ? thrown
@@ -204,7 +225,17 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
       )
     }
 
-    function settled(transaction: string, sessionId: string, payer: string): Response {
+    /** x402's settlement response; the relay's answer to the checkout's gasless request. */
+    function settled(
+      transaction: string,
+      sessionId: string,
+      payer: string,
+      relayed: boolean,
+    ): Response {
+      if (relayed)
+        return new Response(JSON.stringify({ transactionHash: transaction }), {
+          headers: { ...cors, 'content-type': 'application/json' },
+        })
       const response: SettleResponse = {
         success: true,
         transaction,

@@ -1,5 +1,5 @@
 import { decodePaymentSignatureHeader } from '@x402/core/http'
-import type { PaymentPayload } from '@x402/core/types'
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { getAddress, type Hex, isAddress, isHex } from 'viem'
 import { relayError } from '../relay/errors.js'
 import type { TransferAuthorization } from '../relay/types.js'
@@ -35,7 +35,53 @@ export function readPayment(request: Request): X402Payment | undefined {
   if (typeof accepted !== 'object' || accepted === null) refuse('accepted must be an object')
   if (accepted.scheme !== 'exact') refuse(`scheme ${String(accepted.scheme)} (exact is accepted)`)
   const inner = payload.payload as { authorization?: unknown; signature?: unknown } | undefined
-  const a = inner?.authorization as Record<string, unknown> | undefined
+  return { payload, ...authorizationOf(inner?.authorization, inner?.signature) }
+}
+
+/**
+ * The checkout's gasless request (the relay's body: `{ paymentSessionId, token, authorization,
+ * signature }`), so that `relay-url` can name the x402 endpoint and the widget's gasless path
+ * settles through the same route. Its x402 payload is built for `accepted` once the session's
+ * requirements are known.
+ */
+export function readRelayBody(bytes: Uint8Array) {
+  let body: unknown
+  try {
+    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+  } catch {
+    refuse('body is not JSON')
+  }
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
+  const sessionId = b['paymentSessionId'] ?? b['sessionId']
+  const token = b['token']
+  if (typeof sessionId !== 'string' || !sessionId || sessionId.length > 200)
+    refuse('paymentSessionId must be a string')
+  if (typeof token !== 'string' || !token || token.length > 200) refuse('token must be a string')
+  const { authorization, signature } = authorizationOf(b['authorization'], b['signature'])
+  return {
+    sessionId,
+    token,
+    authorization,
+    /** The payment as an x402 client would have sent it for `accepted`. */
+    paymentFor: (accepted: PaymentRequirements): X402Payment => ({
+      payload: {
+        x402Version: 2,
+        accepted,
+        payload: {
+          authorization: Object.fromEntries(
+            Object.entries(authorization).map(([k, v]) => [k, typeof v === 'bigint' ? `${v}` : v]),
+          ),
+          signature,
+        },
+      },
+      authorization,
+      signature,
+    }),
+  }
+}
+
+function authorizationOf(value: unknown, signature: unknown) {
+  const a = value as Record<string, unknown> | undefined
   if (typeof a !== 'object' || a === null)
     refuse('payload.authorization must be an object (EIP-3009)')
   const address = (value: unknown, name: string) =>
@@ -49,11 +95,9 @@ export function readPayment(request: Request): X402Payment | undefined {
   const nonce = a['nonce']
   if (typeof nonce !== 'string' || !isHex(nonce) || nonce.length !== 66)
     refuse('authorization.nonce must be 32 bytes of hex')
-  const signature = inner?.signature
   if (typeof signature !== 'string' || !isHex(signature) || signature.length < 4)
-    refuse('payload.signature must be hex')
+    refuse('signature must be hex')
   return {
-    payload,
     authorization: {
       from: address(a['from'], 'from'),
       to: address(a['to'], 'to'),
@@ -61,7 +105,7 @@ export function readPayment(request: Request): X402Payment | undefined {
       validAfter: uint(a['validAfter'], 'validAfter'),
       validBefore: uint(a['validBefore'], 'validBefore'),
       nonce: nonce as Hex,
-    },
+    } satisfies TransferAuthorization,
     signature: signature as Hex,
   }
 }
