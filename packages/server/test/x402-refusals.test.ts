@@ -184,7 +184,10 @@ test('a second payment while the first is being settled is refused', async () =>
   const answers = await Promise.all([x.pay(urlOf(s.id), first), x.pay(urlOf(s.id), second)])
   const codes = await Promise.all(answers.map((r) => codeOf(r)))
   expect(codes.map(([status]) => status).sort()).toEqual([200, 409])
-  expect(codes).toContainEqual([409, 'ALREADY_RELAYED'])
+  // Refused as under way, or as paid once the service saw the first transfer.
+  expect(codes.find(([status]) => status === 409)?.[1]).toMatch(
+    /^(ALREADY_RELAYED|SESSION_NOT_PAYABLE)$/,
+  )
   expect(await kit.transfersTo(s.otw)).toHaveLength(1)
 })
 

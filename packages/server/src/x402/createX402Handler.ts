@@ -5,7 +5,6 @@ import {
   type FacilitatorClient,
 } from '@x402/core/http'
 import type { PaymentRequired, SettleResponse } from '@x402/core/types'
-import { isAddressEqual } from 'viem'
 import type { PaymentSession } from '../client/types.js'
 import { BodyTooLargeError, clientAddressOf, readBody } from '../http/readBody.js'
 import type { RelayHandlerOptions } from '../relay/createRelayHandler.js'
@@ -15,6 +14,7 @@ import { caip2, createTokenBook } from './paymentRequirements.js'
 import { readPayment, readRelayBody } from './readPayment.js'
 import { settleWithFacilitator } from './settleWithFacilitator.js'
 import { settleWithRelay } from './settleWithRelay.js'
+import type { X402Claim } from './types.js'
 
 export type X402HandlerOptions = Omit<RelayHandlerOptions, 'relayer'> & {
   /** The merchant's relayer, as for the relay: payments are sent from it. */
@@ -60,7 +60,6 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
       shortMessage: 'The x402 endpoint settles through a relayer or a facilitator: pass one.',
       docsPath: 'docs/x402.md#what-a-merchant-turns-on',
     })
-  const store = options.store
   const book = createTokenBook(options.networks)
   const maxTimeoutSeconds = options.maxTimeoutSeconds ?? 300
   const rateLimit =
@@ -68,7 +67,13 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
   const clientIp = options.clientIp ?? clientAddressOf
   const settle = relayer
     ? settleWithRelay({ ...options, relayer })
-    : settleWithFacilitator({ ...options, facilitator: facilitator!, clientOf: book.clientOf })
+    : settleWithFacilitator({
+        ...options,
+        facilitator: facilitator!,
+        book,
+        readSession,
+        maxTimeoutSeconds,
+      })
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024
   async function readLimited(request: Request): Promise<Uint8Array> {
     try {
@@ -110,9 +115,47 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
     }
   }
 
+  /**
+   * The payment a request carries, parsed, with the merchant's tokens it may be in (found
+   * without any call): x402's `PAYMENT-SIGNATURE`, or the checkout's gasless request (`relay-url`
+   * naming this endpoint). `undefined` when it carries none.
+   */
+  async function claimOf(
+    request: Request,
+  ): Promise<(X402Claim & { relayed: boolean }) | undefined> {
+    const payment = readPayment(request)
+    if (payment) {
+      const id = sessionIdOf(request)
+      if (!id || id.length > 200) throw relayError('RELAY_REFUSED', { details: 'no session id' })
+      const { accepted } = payment.payload
+      return {
+        sessionId: id,
+        candidates: book.candidatesFor({
+          network: String(accepted.network),
+          asset: String(accepted.asset),
+        }),
+        authorization: payment.authorization,
+        signature: payment.signature,
+        payloadFor: () => payment.payload,
+        relayed: false,
+      }
+    }
+    if (request.method !== 'POST' || !/json/.test(request.headers.get('content-type') ?? ''))
+      return undefined
+    const body = readRelayBody(await readLimited(request))
+    return {
+      sessionId: body.sessionId,
+      candidates: book.candidatesFor({ symbol: body.token }),
+      authorization: body.authorization,
+      signature: body.signature,
+      payloadFor: (requirements) => body.paymentFor(requirements).payload,
+      relayed: true,
+    }
+  }
+
   return async function handleX402(request: Request): Promise<Response> {
     let network: string | undefined
-    let paid = false
+    let paid: 'x402' | 'relayed' | undefined
     try {
       if (request.method === 'OPTIONS' && options.allowOrigin)
         return new Response(null, { status: 204, headers: cors })
@@ -121,78 +164,40 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
       const ip = clientIp(request)
       if (rateLimit && ip !== undefined && !(await rateLimit(`ip:${ip}`)))
         throw relayError('RATE_LIMITED', { details: `ip ${ip}` })
-      const payment = readPayment(request)
-      // The checkout's gasless request (`relay-url` naming this endpoint): the relay's body.
-      const relayed =
-        !payment &&
-        request.method === 'POST' &&
-        /json/.test(request.headers.get('content-type') ?? '')
-          ? readRelayBody(await readLimited(request))
-          : undefined
-      const id = relayed?.sessionId ?? sessionIdOf(request)
-      if (!id || id.length > 200) throw relayError('RELAY_REFUSED', { details: 'no session id' })
-      const authorization = payment?.authorization ?? relayed?.authorization
-      paid = authorization !== undefined
-      if (paid && rateLimit && !(await rateLimit(`session:${id}`)))
-        throw relayError('RATE_LIMITED', { details: `session ${id}` })
-      const session = await readSession(id)
-      const sessionId = session.paymentSessionId
-      const chainId = options.networks[session.network?.toUpperCase() ?? '']?.chainId
-      network = chainId === undefined ? undefined : caip2(chainId)
-
-      // The same payment again (a retried request): its settlement, even once the session is paid.
-      const previous = authorization && (await store.get(sessionId))
-      if (
-        authorization &&
-        previous?.hash &&
-        previous.nonce === authorization.nonce &&
-        isAddressEqual(previous.from, authorization.from)
-      )
-        return settled(previous.hash, sessionId, authorization.from, !!relayed)
-
-      const due = await book.requirementsFor(session, maxTimeoutSeconds)
-      if (!authorization) {
-        const required: PaymentRequired = {
-          x402Version: 2,
-          error: 'PAYMENT-SIGNATURE header is required',
-          resource: {
-            url: request.url,
-            description: `Payment session ${sessionId}`,
-            mimeType: 'application/json',
-          },
-          accepts: due.accepts.map((a) => a.requirements),
-        }
-        return new Response(JSON.stringify(required), {
-          status: 402,
-          headers: {
-            ...cors,
-            'content-type': 'application/json',
-            'cache-control': 'no-store',
-            'payment-required': encodePaymentRequiredHeader(required),
-          },
-        })
+      const claim = await claimOf(request)
+      if (claim) {
+        if (rateLimit && !(await rateLimit(`session:${claim.sessionId}`)))
+          throw relayError('RATE_LIMITED', { details: `session ${claim.sessionId}` })
+        paid = claim.relayed ? 'relayed' : 'x402'
+        const chainId = claim.candidates[0]?.chainId
+        network = chainId === undefined ? undefined : caip2(chainId)
+        const { transaction, sessionId } = await settle(claim)
+        return settled(transaction, sessionId, claim.authorization.from, claim.relayed)
       }
-      const accepted = payment?.payload.accepted
-      const match = due.accepts.find(({ requirements, token }) =>
-        accepted
-          ? requirements.network === accepted.network &&
-            requirements.asset.toLowerCase() === String(accepted.asset).toLowerCase()
-          : token.symbol.toUpperCase() === relayed!.token.toUpperCase(),
-      )
-      if (!match)
-        throw relayError('UNSUPPORTED_TOKEN', {
-          details: accepted
-            ? `${String(accepted.asset)} on ${String(accepted.network)}`
-            : `${relayed!.token} on ${due.network}`,
-        })
-      const { transaction } = await settle({
-        sessionId,
-        network: due.network,
-        token: match.token,
-        requirements: match.requirements,
-        payment: payment ?? relayed!.paymentFor(match.requirements),
+
+      const id = sessionIdOf(request)
+      if (!id || id.length > 200) throw relayError('RELAY_REFUSED', { details: 'no session id' })
+      const session = await readSession(id)
+      const due = await book.requirementsFor(session, maxTimeoutSeconds)
+      const required: PaymentRequired = {
+        x402Version: 2,
+        error: 'PAYMENT-SIGNATURE header is required',
+        resource: {
+          url: request.url,
+          description: `Payment session ${session.paymentSessionId}`,
+          mimeType: 'application/json',
+        },
+        accepts: due.accepts.map((a) => a.requirements),
+      }
+      return new Response(JSON.stringify(required), {
+        status: 402,
+        headers: {
+          ...cors,
+          'content-type': 'application/json',
+          'cache-control': 'no-store',
+          'payment-required': encodePaymentRequiredHeader(required),
+        },
       })
-      return settled(transaction, sessionId, authorization.from, !!relayed)
     } catch (thrown) {
       const error: PaySessionError = isPaySessionError(thrown)
         ? thrown
@@ -200,7 +205,7 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
       options.onRejected?.(error, { request })
       const status = error.status ?? 503
       const failure: Record<string, string> =
-        paid && network
+        paid === 'x402' && network
           ? {
               'payment-response': encodePaymentResponseHeader({
                 success: false,

@@ -6,6 +6,7 @@ import {
   getAddress,
   http,
   isAddress,
+  isAddressEqual,
   type PublicClient,
 } from 'viem'
 import type { PaymentSession } from '../client/types.js'
@@ -20,6 +21,14 @@ export type X402Token = {
   name: string
   version: string
   decimals: number
+}
+
+/** A network and token of the merchant's that a payment names. */
+export type X402Candidate = {
+  network: string
+  chainId: number
+  symbol: string
+  token: () => Promise<X402Token>
 }
 
 /** What the handler asks for one session: x402's requirements, and the token each is in. */
@@ -86,6 +95,32 @@ export function createTokenBook(networks: Record<string, RelayNetwork>) {
   }
 
   /**
+   * The merchant's tokens a payment may be in, without any call: by x402's `network` and `asset`,
+   * or by symbol on every network (the checkout's gasless request names only the symbol).
+   */
+  function candidatesFor(by: { network: string; asset: string } | { symbol: string }) {
+    const found: X402Candidate[] = []
+    for (const [name, config] of Object.entries(networks))
+      for (const [symbol, configured] of Object.entries(config.tokens)) {
+        const address = typeof configured === 'object' ? configured.address : configured
+        const matches =
+          'symbol' in by
+            ? symbol.toUpperCase() === by.symbol.toUpperCase()
+            : caip2(config.chainId) === by.network &&
+              isAddress(by.asset, { strict: false }) &&
+              isAddressEqual(address, by.asset)
+        if (matches)
+          found.push({
+            network: name,
+            chainId: config.chainId,
+            symbol,
+            token: () => tokenOf(name, symbol)!,
+          })
+      }
+    return found
+  }
+
+  /**
    * x402's `exact` requirements for what `session` still owes: one per accepted token the
    * merchant relays on the session's network, paid to its one-time wallet. Refuses a session
    * that owes nothing or whose network or tokens the merchant does not relay.
@@ -132,5 +167,5 @@ export function createTokenBook(networks: Record<string, RelayNetwork>) {
     return { network, chainId: config!.chainId, accepts }
   }
 
-  return { requirementsFor, clientOf }
+  return { requirementsFor, candidatesFor, clientOf }
 }

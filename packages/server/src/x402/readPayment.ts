@@ -62,6 +62,7 @@ export function readRelayBody(bytes: Uint8Array) {
     sessionId,
     token,
     authorization,
+    signature,
     /** The payment as an x402 client would have sent it for `accepted`. */
     paymentFor: (accepted: PaymentRequirements): X402Payment => ({
       payload: {

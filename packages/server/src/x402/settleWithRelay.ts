@@ -20,14 +20,16 @@ export function settleWithRelay(options: RelayHandlerOptions): X402Settle {
     // The x402 handler applies the rate limit to the payer's request.
     rateLimit: false,
   })
-  return async ({ sessionId, token, payment }) => {
-    const { authorization, signature } = payment
+  return async ({ sessionId, candidates, authorization, signature }) => {
+    // The relay finds the network by the signature's domain: the symbol is what it takes.
+    const symbol = candidates[0]?.symbol
+    if (!symbol) throw relayError('RELAY_REFUSED', { details: 'no network relays the token' })
     const inner = new Request('http://x402.invalid/relay', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         paymentSessionId: sessionId,
-        token: token.symbol,
+        token: symbol,
         authorization: Object.fromEntries(
           Object.entries(authorization).map(([k, v]) => [k, typeof v === 'bigint' ? `${v}` : v]),
         ),
@@ -39,7 +41,7 @@ export function settleWithRelay(options: RelayHandlerOptions): X402Settle {
       transactionHash?: Hex
       error?: { code?: string; message?: string }
     }
-    if (answer.ok && body.transactionHash) return { transaction: body.transactionHash }
+    if (answer.ok && body.transactionHash) return { transaction: body.transactionHash, sessionId }
     throw refusals.get(inner) ?? errorOf(body.error?.code)
   }
 }
