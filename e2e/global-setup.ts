@@ -109,5 +109,12 @@ export default async function globalSetup() {
   process.env.E2E_API_PORT = String(apiPort)
   process.env.E2E_RPC_URL = `http://127.0.0.1:${chainPort}`
   process.env.E2E_DATA_DIR = dataDir
+  // The sandbox's key is its data folder's own, printed in the banner.
+  const key = /Sandbox API\s+\S+\s+key (\S+)/.exec(output)?.[1]
+  if (!key) {
+    await stop()
+    throw new Error(`the demo printed no sandbox API key:\n${output}`)
+  }
+  process.env.E2E_API_KEY = key
   return stop
 }

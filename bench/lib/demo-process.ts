@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url'
-import { spawnUntilReady, tempDataDir } from './sandbox-process.ts'
+import { printedApiKey, spawnUntilReady, tempDataDir } from './sandbox-process.ts'
 
 const MAIN = fileURLToPath(new URL('../../apps/demo/src/main.ts', import.meta.url))
 
 /** Runs `apps/demo` (demo server + sandbox + anvil) in its own process on the given ports. */
 export async function startDemoProcess(ports: { demo: number; api: number; chain: number }) {
   const data = tempDataDir()
-  const stop = await spawnUntilReady(['--import', 'tsx', MAIN], 'is running', {
+  const { output, stop } = await spawnUntilReady(['--import', 'tsx', MAIN], 'is running', {
     PAYSESSION_DEMO_PORT: String(ports.demo),
     PAYSESSION_PORT: String(ports.api),
     PAYSESSION_CHAIN_PORT: String(ports.chain),
@@ -16,7 +16,7 @@ export async function startDemoProcess(ports: { demo: number; api: number; chain
     url: `http://127.0.0.1:${ports.demo}`,
     apiUrl: `http://127.0.0.1:${ports.api}`,
     rpcUrl: `http://127.0.0.1:${ports.chain}`,
-    apiKey: 'sk_sandbox_paysession',
+    apiKey: printedApiKey(output),
     stop: async () => {
       await stop()
       data.remove()

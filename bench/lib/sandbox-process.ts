@@ -8,26 +8,37 @@ const CLI = fileURLToPath(
   new URL('../../packages/sandbox/bin/paysession-sandbox.js', import.meta.url),
 )
 
-/** Spawns a Node process and resolves once its stdout has printed `ready`; stop() sends Ctrl-C. */
+/**
+ * Spawns a Node process and resolves once its stdout has printed `ready`, with what it printed
+ * by then; stop() sends Ctrl-C.
+ */
 export async function spawnUntilReady(args: string[], ready: string, env: NodeJS.ProcessEnv = {}) {
   const child: ChildProcess = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   })
-  await new Promise<void>((resolve, reject) => {
+  const output = await new Promise<string>((resolve, reject) => {
     let out = ''
     child.stdout!.on('data', (d) => {
       out += d
-      if (out.includes(ready)) resolve()
+      if (out.includes(ready)) resolve(out)
     })
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)))
   })
   child.stdout!.resume()
-  return async () => {
+  const stop = async () => {
     const exited = new Promise((r) => child.once('exit', r))
     child.kill('SIGINT')
     await exited
   }
+  return { output, stop }
+}
+
+/** The merchant API key a sandbox (or the demo) printed at start: its data folder's own. */
+export function printedApiKey(output: string): string {
+  const key = /(?:Merchant API key|Sandbox API\s+\S+\s+key)\s+(\S+)/.exec(output)?.[1]
+  if (!key) throw new Error(`no API key in what the sandbox printed:\n${output}`)
+  return key
 }
 
 /** A fresh temporary data folder, removed by the returned function. */
@@ -39,7 +50,7 @@ export function tempDataDir() {
 /** Runs the sandbox CLI in its own process (as a merchant would), so load and server don't share a CPU thread. */
 export async function startSandboxProcess(port: number, chainPort: number) {
   const data = tempDataDir()
-  const stop = await spawnUntilReady(
+  const { output, stop } = await spawnUntilReady(
     [
       CLI,
       'start',
@@ -54,7 +65,7 @@ export async function startSandboxProcess(port: number, chainPort: number) {
   )
   return {
     apiUrl: `http://127.0.0.1:${port}`,
-    apiKey: 'sk_sandbox_paysession',
+    apiKey: printedApiKey(output),
     stop: async () => {
       await stop()
       data.remove()

@@ -167,7 +167,16 @@ export const advanceClock = (seconds: number) =>
 export async function payWithCli(id: string, ...args: string[]) {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['packages/sandbox/bin/paysession-sandbox.js', 'pay', id, '--port', env.apiPort, ...args],
+    [
+      'packages/sandbox/bin/paysession-sandbox.js',
+      'pay',
+      id,
+      '--port',
+      env.apiPort,
+      '--data-dir',
+      process.env.E2E_DATA_DIR!,
+      ...args,
+    ],
     { cwd: repoRoot, timeout: 30_000 },
   )
   return stdout

@@ -8,5 +8,5 @@ export const env = {
   api: process.env.E2E_API_URL!,
   apiPort: process.env.E2E_API_PORT!,
   rpc: process.env.E2E_RPC_URL!,
-  apiKey: 'sk_sandbox_paysession',
+  apiKey: process.env.E2E_API_KEY!,
 }

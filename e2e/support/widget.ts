@@ -207,6 +207,37 @@ export async function payFully(page: Page, symbol: string) {
   await waitForStep(page, 'paid')
 }
 
+/**
+ * The SPA page moves on to its thank-you page 1.5 s after `paysession-paid`. A test that checks
+ * the paid dialog there holds that event from before the page loads (`holdPaidEvent`) and lets it
+ * through afterwards (`releasePaidEvent`), so the check never races the page moving on.
+ */
+export async function holdPaidEvent(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as any
+    w.__e2eHeld = []
+    window.addEventListener(
+      'paysession-paid',
+      (event) => {
+        if (w.__e2eReleasing) return
+        event.stopImmediatePropagation()
+        const { target, bubbles, composed } = event
+        w.__e2eHeld.push({ target, bubbles, composed, detail: (event as CustomEvent).detail })
+      },
+      true,
+    )
+  })
+}
+
+export async function releasePaidEvent(page: Page) {
+  await page.evaluate(() => {
+    const w = window as any
+    w.__e2eReleasing = true
+    for (const { target, detail, bubbles, composed } of w.__e2eHeld.splice(0))
+      target.dispatchEvent(new CustomEvent('paysession-paid', { detail, bubbles, composed }))
+  })
+}
+
 export async function expectPaidView(page: Page) {
   await expect(dialog(page).getByRole('heading', { name: 'Payment received' })).toBeVisible()
   await expect(payButton(page)).toHaveText('Paid')

@@ -32,7 +32,7 @@ type Info = {
 const info = async () =>
   (await (
     await fetch(`${env.api}/sandbox/info`, {
-      headers: { authorization: 'Bearer sk_sandbox_paysession' },
+      headers: { authorization: `Bearer ${env.apiKey}` },
     })
   ).json()) as Info
 

@@ -1,5 +1,5 @@
 // The demo's own pages as accessible as the widget: every page, and the Sandbox Wallet with its
-// connect and send prompts open, at 1280 and 390 px, light and dark. Each state is axe-clean (the
+// connect and send prompts open, at 1280 and 390 px, each state in light and then in dark. Each state is axe-clean (the
 // whole page and the wallet's shadow root; the widget is checked in its own specs; in dark, the
 // colour rules, the rest being the same page), every link and button is found by the text it
 // shows, and on a phone every tap target is at least 44 × 44 px.
@@ -16,11 +16,11 @@ import {
   walletDialog,
 } from '../support/widget.js'
 
-const variants = [
-  { width: 1280, height: 800, scheme: 'light' },
-  { width: 1280, height: 800, scheme: 'dark' },
-  { width: 390, height: 844, scheme: 'light' },
-  { width: 390, height: 844, scheme: 'dark' },
+// Each width is one context (a phone has touch); light and dark are the same page with the colour
+// scheme switched, so each state is rendered once and checked in both.
+const widths = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
 ] as const
 
 async function expectAxeClean(page: Page, state: string, colorsOnly: boolean) {
@@ -110,12 +110,20 @@ async function expectControls(page: Page, phone: boolean, state: string) {
   }
 }
 
-async function check(page: Page, phone: boolean, state: string, dark: boolean) {
-  // One name at every width: the link says "Console" on a phone, its name is still this.
-  await expect.soft(page.getByRole('link', { name: 'Merchant console', exact: true })).toBeVisible()
-  await expect.soft(page.getByRole('link', { name: 'Shop', exact: true }).first()).toBeVisible()
-  await expectAxeClean(page, state, dark)
-  await expectControls(page, phone, state)
+/** One state, in light (every rule) and then dark (the colour rules: the rest is the same page). */
+async function check(page: Page, phone: boolean, state: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    const at = `${state} (${phone ? 390 : 1280} px, ${scheme})`
+    // One name at every width: the link says "Console" on a phone, its name is still this.
+    await expect
+      .soft(page.getByRole('link', { name: 'Merchant console', exact: true }))
+      .toBeVisible()
+    await expect.soft(page.getByRole('link', { name: 'Shop', exact: true }).first()).toBeVisible()
+    await expectAxeClean(page, at, scheme === 'dark')
+    await expectControls(page, phone, at)
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
 }
 
 let paid: Order
@@ -127,57 +135,54 @@ test.beforeAll(async () => {
   spa = await createOrder('tamper', 'spa')
 })
 
-for (const { width, height, scheme } of variants) {
+for (const { width, height } of widths) {
   const phone = width < 640
-  const dark = scheme === 'dark'
-  test.describe(`${width} px, ${scheme}`, () => {
+  test.describe(`${width} px, light and dark`, () => {
     test.use({
       viewport: { width, height },
-      colorScheme: scheme,
+      colorScheme: 'light',
       ...(phone ? { isMobile: true, hasTouch: true } : {}),
     })
 
     test('shop, order, console, SPA and not-found pages', async ({ page }) => {
-      const at = (name: string) => `${name} (${width} px, ${scheme})`
       await page.goto(`${env.demo}/`)
-      await check(page, phone, at('shop'), dark)
+      await check(page, phone, 'shop')
 
       await page.goto(`${env.demo}/orders/${paid.id}`)
       await expect(page.getByTestId('order-status')).toBeVisible()
-      await check(page, phone, at('order'), dark)
+      await check(page, phone, 'order')
 
       await page.goto(`${env.demo}/console?session=${paid.id}`)
       await expect(page.locator('[data-live="webhooks"] tbody tr').first()).toBeVisible()
-      await check(page, phone, at('console'), dark)
+      await check(page, phone, 'console')
 
       await page.goto(`${env.demo}${spa.path}`)
       await expect(payButton(page)).toHaveText(/Pay /)
-      await check(page, phone, at('SPA checkout'), dark)
+      await check(page, phone, 'SPA checkout')
 
       await page.goto(`${env.demo}/orders/ps_none`)
-      await check(page, phone, at('not found'), dark)
+      await check(page, phone, 'not found')
     })
 
     test('checkout page, and the Sandbox Wallet asking to connect and to send', async ({
       page,
     }) => {
-      const at = (name: string) => `${name} (${width} px, ${scheme})`
       const order = await createOrder('notebook', 'script')
       await openCheckout(page, order.path, 0, 'ask')
       await expect(payButton(page)).toHaveText(/Pay /)
-      await check(page, phone, at('checkout'), dark)
+      await check(page, phone, 'checkout')
 
       await payButton(page).click()
       await waitForStep(page, 'chooseWallet')
       await dialog(page).getByRole('button', { name: 'Sandbox Wallet' }).click()
       await expect(walletDialog(page)).toHaveAttribute('data-kind', 'connect')
-      await check(page, phone, at('wallet: connect prompt'), dark)
+      await check(page, phone, 'wallet: connect prompt')
       await walletDialog(page).getByRole('button', { name: 'Connect' }).click()
 
       await chooseToken(page, 'USDC')
       await reviewPayButton(page).click()
       await expect(walletDialog(page)).toHaveAttribute('data-kind', 'send')
-      await check(page, phone, at('wallet: send prompt'), dark)
+      await check(page, phone, 'wallet: send prompt')
       if (!phone) {
         await walletDialog(page).getByRole('button', { name: 'Reject' }).click()
         await waitForStep(page, 'review')
@@ -188,7 +193,7 @@ for (const { width, height, scheme } of variants) {
       await waitForStep(page, 'paid')
       await page.keyboard.press('Escape')
       await expect(page.getByRole('link', { name: 'View your order →' })).toBeVisible()
-      await check(page, phone, at('checkout, paid'), dark)
+      await check(page, phone, 'checkout, paid')
     })
   })
 }

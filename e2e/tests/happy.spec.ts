@@ -22,9 +22,11 @@ import {
   currentStep,
   dialog,
   expectPaidView,
+  holdPaidEvent,
   openCheckout,
   payButton,
   recorded,
+  releasePaidEvent,
   reviewPayButton,
   setupWallet,
   state,
@@ -58,6 +60,7 @@ for (const [index, { integration, token, product }] of cases.entries())
     const viaShop = index === 0 || index === 3
     let order: Order
     let errors: string[]
+    if (integration === 'spa') await holdPaidEvent(page)
     if (viaShop) {
       ;({ errors } = await watchPage(page))
       await page.goto(env.demo)
@@ -105,6 +108,7 @@ for (const [index, { integration, token, product }] of cases.entries())
     } else {
       await expect(dialog(page).getByRole('heading', { name: 'Payment received' })).toBeVisible()
       await state(page, testInfo, '4-paid', axe)
+      await releasePaidEvent(page)
       // The SPA moves on to its own thank-you page.
       await expect(page.getByRole('heading', { name: 'Thank you!' })).toBeVisible()
       await expect(page).toHaveURL(new RegExp(`/spa/${order.id}/paid$`))

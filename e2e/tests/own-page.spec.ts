@@ -3,14 +3,16 @@
 // "The sandbox wallet on your own page").
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { expect, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import { createOrder, env, expectPaidOnce } from '../support/demo.js'
 import {
   chooseToken,
   connect,
   reviewPayButton,
   setupWallet,
+  setWalletMode,
   waitForStep,
+  walletPending,
 } from '../support/widget.js'
 
 let server: Server
@@ -20,6 +22,13 @@ let sessionId = ''
 
 test.beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/wallet-only') {
+      // Any page a developer visits with the wallet on it: it may ask the wallet anything.
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Any page</title>
+<script src="${env.demo}/sandbox-wallet.js"></script></head><body><h1>Any page</h1></body></html>`)
+      return
+    }
     if (req.url === '/rpc.js') {
       // The sandbox's anvil is not on 8545 in the tests: tell the widget where it is.
       res.writeHead(200, { 'content-type': 'text/javascript' })
@@ -61,4 +70,75 @@ test('the sandbox wallet on your own page: no data-config, paid once', async ({ 
   await waitForStep(page, 'paid')
   await expectPaidOnce(order.id)
   expect(errors).toEqual([])
+})
+
+/** What the wallet answers a page: the result, or the EIP-1193 error's code and message. */
+const ask = (page: Page, method: string, params: unknown[] = []) =>
+  page.evaluate(
+    async ([m, p]) => {
+      try {
+        return {
+          result: await (window as any).__sandboxWallet.provider.request({ method: m, params: p }),
+        }
+      } catch (e) {
+        return { code: (e as { code: number }).code, message: (e as Error).message }
+      }
+    },
+    [method, params] as const,
+  )
+
+test('the wallet on any page: reads go to the chain, signing asks, the rest is 4200', async ({
+  page,
+}) => {
+  await page.goto(`${pageUrl}wallet-only`)
+  // Approving everything: a method that reached the node would come back signed.
+  await setupWallet(page, 0, 'autoapprove')
+  const [from] = (await ask(page, 'eth_requestAccounts')).result as string[]
+  expect(from).toMatch(/^0x[0-9a-fA-F]{40}$/)
+  const refused = {
+    eth_signTransaction: [{ from, to: from, value: '0x1', gas: '0x5208' }],
+    eth_sign: [from, `0x${'11'.repeat(32)}`],
+    eth_signTypedData_v3: [from, '{}'],
+    eth_sendRawTransaction: ['0x02'],
+    eth_somethingNew: [],
+    anvil_setBalance: [from, '0x1'],
+    evm_increaseTime: [60],
+    personal_unlockAccount: [from, '', 0],
+  }
+  for (const [method, params] of Object.entries(refused)) {
+    const answer = await ask(page, method, params)
+    expect(answer, method).toEqual({
+      code: 4200,
+      message: `The Sandbox Wallet does not support ${method}.`,
+    })
+  }
+  expect(await walletPending(page)).toEqual([])
+  // Reads still work.
+  expect((await ask(page, 'eth_blockNumber')).result).toMatch(/^0x[0-9a-f]+$/)
+  expect((await ask(page, 'eth_getBalance', [from, 'latest'])).result).toMatch(/^0x[0-9a-f]+$/)
+
+  // Each signing method it supports waits for the user; Reject is 4001.
+  await setWalletMode(page, 'ask')
+  const typed = JSON.stringify({
+    types: {
+      EIP712Domain: [{ name: 'name', type: 'string' }],
+      Note: [{ name: 'text', type: 'string' }],
+    },
+    primaryType: 'Note',
+    domain: { name: 'Any page' },
+    message: { text: 'hello' },
+  })
+  for (const [method, params] of [
+    ['personal_sign', ['0x68656c6c6f', from]],
+    ['eth_signTypedData_v4', [from, typed]],
+    ['eth_sendTransaction', [{ from, to: from, value: '0x1' }]],
+  ] as const) {
+    const answer = ask(page, method, [...params])
+    await expect.poll(async () => (await walletPending(page)).length, { message: method }).toBe(1)
+    expect((await walletPending(page))[0]!.kind).toBe(
+      method === 'eth_sendTransaction' ? 'send' : 'sign',
+    )
+    await page.evaluate(() => (window as any).__sandboxWallet.reject())
+    expect((await answer).code, method).toBe(4001)
+  }
 })

@@ -7,9 +7,11 @@ import {
   dialog,
   expectAxeClean,
   expectPaidView,
+  holdPaidEvent,
   openCheckout,
   payButton,
   recorded,
+  releasePaidEvent,
   reviewPayButton,
   shot,
   state,
@@ -83,6 +85,7 @@ test('mobile viewport (390×844, touch): the whole payment fits and works', asyn
     hasTouch: true,
   })
   const page = await context.newPage()
+  await holdPaidEvent(page)
   try {
     const order = await createOrder('mug', 'spa')
     await openCheckout(page, order.path)
@@ -116,6 +119,7 @@ test('mobile viewport (390×844, touch): the whole payment fits and works', asyn
     await waitForStep(page, 'paid')
     await fits()
     await state(page, testInfo, '5-mobile-paid')
+    await releasePaidEvent(page)
     const session = await expectPaidOnce(order.id)
     expect(session.tokenSymbol).toBe('USDT')
   } finally {

@@ -17,6 +17,11 @@ const seconds = (name: string): number | undefined => {
   }
   return n
 }
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
 const repoRoot = resolve(appRoot, '..', '..')
 // Checked before anything starts, so a typo fails fast.
 const fundingWindowSeconds = seconds('PAYSESSION_FUNDING_WINDOW_SECONDS')
@@ -40,7 +45,10 @@ const demo = await startDemo({
     port: num(env.PAYSESSION_PORT, 4010),
     chainPort: num(env.PAYSESSION_CHAIN_PORT, 8545),
     dataDir: resolve(repoRoot, env.PAYSESSION_DATA_DIR || '.paysession'),
+    // Unset: the data folder's own key, generated at its first start (printed below).
     apiKey: env.PAYSESSION_API_KEY || undefined,
+    allowedOrigins: list(env.PAYSESSION_ALLOWED_ORIGINS),
+    allowedHosts: list(env.PAYSESSION_ALLOWED_HOSTS),
     webhookSecret: env.PAYSESSION_WEBHOOK_SECRET || undefined,
     fundingWindowSeconds,
     tokenTtlSeconds,
@@ -50,7 +58,7 @@ const demo = await startDemo({
     quiet: true,
   },
   forwardWebhooksTo: forwardTo,
-  hosts: (env.PAYSESSION_DEMO_HOSTS ?? '').split(',').filter(Boolean),
+  hosts: list(env.PAYSESSION_DEMO_HOSTS),
 }).catch((error: unknown) => {
   // A taken port is a PortInUseError: its sentence names the port and the variable to set.
   const text = error instanceof Error ? error.message : String(error)

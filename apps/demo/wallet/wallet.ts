@@ -1,5 +1,6 @@
 // The Sandbox Wallet's EIP-1193 provider: what a page may ask and what the user is asked first.
-// Nothing is signed or sent without an Approve click (Reject answers 4001); reads go to the chain.
+// Nothing is signed or sent without an Approve click (Reject answers 4001); listed reads go to the
+// chain; any other method is 4200 (Unsupported Method).
 import { type Address, bytesToHex, type EIP1193Provider, type Hex, numberToHex } from 'viem'
 import { chainClient, forward, type WalletChain } from './chains.js'
 import type { WalletConfig } from './config.js'
@@ -30,15 +31,38 @@ const modes: WalletMode[] = ['ask', 'autoapprove', 'autoreject']
 type Saved = { account?: string; connected?: boolean; proposals?: Hex[] }
 const storageKey = 'sandboxWallet'
 
-// Methods the page may call without the user: reads only, forwarded to the chain.
-const readPrefixes = ['eth_', 'net_', 'web3_']
-const signing = new Set([
-  'personal_sign',
-  'eth_sign',
-  'eth_signTypedData',
-  'eth_signTypedData_v3',
-  'eth_signTypedData_v4',
+// What the page may ask without the user: reads only, forwarded to the chain (what viem, wagmi
+// and the checkout read). The node's accounts are unlocked, so anything else forwarded would be
+// signed unasked: every other method is 4200 unless handled below.
+const reads = new Set([
+  'eth_blobBaseFee',
+  'eth_blockNumber',
+  'eth_call',
+  'eth_estimateGas',
+  'eth_feeHistory',
+  'eth_gasPrice',
+  'eth_getBalance',
+  'eth_getBlockByHash',
+  'eth_getBlockByNumber',
+  'eth_getCode',
+  'eth_getFilterChanges',
+  'eth_getFilterLogs',
+  'eth_getLogs',
+  'eth_getStorageAt',
+  'eth_getTransactionByHash',
+  'eth_getTransactionCount',
+  'eth_getTransactionReceipt',
+  'eth_maxPriorityFeePerGas',
+  'eth_newBlockFilter',
+  'eth_newFilter',
+  'eth_syncing',
+  'eth_uninstallFilter',
+  'web3_clientVersion',
 ])
+// Signatures, each after an Approve click. Not eth_sign (it signs any hash, a transaction's
+// included: wallets turned it off) nor eth_signTransaction (a signed transaction the page could
+// broadcast later, out of sight).
+const signing = new Set(['personal_sign', 'eth_signTypedData_v4'])
 
 type Pending = Prompt & { approve(): void; reject(): void }
 
@@ -304,8 +328,7 @@ export function createSandboxWallet(options: SandboxWalletOptions) {
           }
           return rpc(method, params)
         }
-        if (method.startsWith('wallet_') || !readPrefixes.some((p) => method.startsWith(p)))
-          throw unsupported(method)
+        if (!reads.has(method)) throw unsupported(method)
         return rpc(method, params)
     }
   }

@@ -14,8 +14,9 @@ import {
 } from './support.js'
 
 // What a customer sees on every step, on a 1280 px screen and a 390 px phone, light and dark: who
-// is paid and how much, an axe-clean dialog, and no control smaller than 44×44 CSS px.
-// `npm run screenshots` also writes each step to docs/<step>-<variant>.png.
+// is paid and how much, an axe-clean dialog, and no control smaller than 44×44 CSS px. Each step
+// is rendered once and checked in the four variants (the viewport and colour scheme switched on
+// the same page). `npm run screenshots` also writes each step to docs/<step>-<variant>.png.
 
 const merchant = 'Harbor & Pine'
 const variants = [
@@ -24,123 +25,119 @@ const variants = [
   { name: 'phone', viewport: { width: 390, height: 844 }, scheme: 'light' },
   { name: 'phone-dark', viewport: { width: 390, height: 844 }, scheme: 'dark' },
 ] as const
-type Variant = (typeof variants)[number]
 
-async function setUp(page: Page, variant: Variant) {
-  await page.setViewportSize(variant.viewport)
-  await page.emulateMedia({ colorScheme: variant.scheme })
-}
-
-/** The checks every step passes, then its reference screenshot. */
-async function check(page: Page, variant: Variant, step: string, total?: string) {
-  if (total) {
-    await expect(dialog(page).locator('[part~="title"]')).toHaveText(merchant)
-    await expect(dialog(page).locator('[part~="total"]')).toHaveText(total)
-    await expect(dialog(page).locator('[part~="total"]')).toBeInViewport()
+/** The checks every step passes in every variant, then its reference screenshot. */
+async function check(page: Page, step: string, total?: string) {
+  for (const variant of variants) {
+    await page.setViewportSize(variant.viewport)
+    await page.emulateMedia({ colorScheme: variant.scheme })
+    if (total) {
+      await expect(dialog(page).locator('[part~="title"]')).toHaveText(merchant)
+      await expect(dialog(page).locator('[part~="total"]')).toHaveText(total)
+      await expect(dialog(page).locator('[part~="total"]')).toBeInViewport()
+    }
+    await expectAxeClean(page)
+    expect(
+      await smallTapTargets(page),
+      `controls under 44×44 px on ${step} (${variant.name})`,
+    ).toEqual([])
+    await referenceShot(page, `${step}-${variant.name}`)
   }
-  await expectAxeClean(page)
-  expect(await smallTapTargets(page), `controls under 44×44 px on ${step}`).toEqual([])
-  await referenceShot(page, `${step}-${variant.name}`)
 }
 
-for (const variant of variants) {
-  test(`wallet steps (${variant.name}): who and how much, axe, 44 px controls`, async ({
-    page,
-  }) => {
-    await setUp(page, variant)
-    const session = await createSession('24.50', 'USD')
-    await openPage(page, session, { merchant })
-    await expect(payButton(page)).toHaveText('Pay $24.50')
-    await check(page, variant, 'button')
-    await payButton(page).click()
-    await waitForStep(page, 'chooseWallet')
-    await check(page, variant, 'choose-wallet', '$24.50')
-    await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
-    await waitForStep(page, 'chooseToken')
-    await check(page, variant, 'choose-token', '$24.50')
-    await dialog(page).getByRole('button', { name: /USDC/ }).click()
-    await waitForStep(page, 'review')
-    await check(page, variant, 'review', '$24.50')
-    // The address's label sits on its first line, not between the address and its copy button.
+test('wallet steps in every variant: who and how much, axe, 44 px controls', async ({ page }) => {
+  test.setTimeout(180_000) // each step checked four times: four one-variant tests' time
+  const session = await createSession('24.50', 'USD')
+  await openPage(page, session, { merchant })
+  await expect(payButton(page)).toHaveText('Pay $24.50')
+  await check(page, 'button')
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await check(page, 'choose-wallet', '$24.50')
+  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
+  await waitForStep(page, 'chooseToken')
+  await check(page, 'choose-token', '$24.50')
+  await dialog(page).getByRole('button', { name: /USDC/ }).click()
+  await waitForStep(page, 'review')
+  await check(page, 'review', '$24.50')
+  // The address's label sits on its first line, not between the address and its copy button,
+  // at both widths.
+  for (const { viewport } of [variants[0], variants[2]]) {
+    await page.setViewportSize(viewport)
     const label = await dialog(page).locator('dt', { hasText: 'To' }).boundingBox()
     const address = await dialog(page).locator('[part~="address"]').boundingBox()
-    expect(Math.abs(label!.y - address!.y)).toBeLessThan(8)
-    await page.evaluate(() => {
-      ;(window as any).__wallet.hold.send = true
-    })
-    await dialog(page).getByRole('button', { name: /^Pay / }).click()
-    await waitForStep(page, 'confirmInWallet')
-    await page.waitForFunction(() => !!(window as any).__wallet.release.send)
-    await check(page, variant, 'confirm-in-wallet', '$24.50')
-    await page.evaluate(() => {
-      const wallet = (window as any).__wallet
-      wallet.reject.send = true
-      wallet.release.send()
-    })
-    await waitForStep(page, 'review')
-    await expect(dialog(page).getByRole('alert')).toBeVisible()
-    await check(page, variant, 'declined', '$24.50')
-    await page.evaluate(() => {
-      ;(window as any).__wallet.reject.send = false
-      ;(window as any).__wallet.hold.send = false
-    })
-    await dialog(page).getByRole('button', { name: /^Pay / }).click()
-    await waitForStep(page, 'paid')
-    await check(page, variant, 'paid', '$24.50')
-    await dialog(page).getByRole('button', { name: 'Done' }).click()
-    await expect(payButton(page)).toHaveText('Paid')
-    await check(page, variant, 'button-paid')
+    expect(Math.abs(label!.y - address!.y), `${viewport.width} px`).toBeLessThan(8)
+  }
+  await page.evaluate(() => {
+    ;(window as any).__wallet.hold.send = true
   })
-
-  test(`manual and ended steps (${variant.name}): who and how much, axe, 44 px controls`, async ({
-    page,
-  }) => {
-    await setUp(page, variant)
-    const session = await createSession('24.50', 'USD')
-    await openPage(page, session, { merchant })
-    await payButton(page).click()
-    await waitForStep(page, 'chooseWallet')
-    await dialog(page)
-      .getByRole('button', { name: 'Pay from another wallet or an exchange' })
-      .click()
-    await waitForStep(page, 'manual')
-    await expect(dialog(page).locator('[part~="qr"]')).toBeVisible()
-    await check(page, variant, 'manual', '$24.50')
-
-    const noWallet = await page.context().newPage()
-    await setUp(noWallet, variant)
-    await openPage(noWallet, await createSession('24.50', 'USD'), { merchant, wallet: false })
-    await payButton(noWallet).click()
-    await waitForStep(noWallet, 'chooseWallet')
-    await check(noWallet, variant, 'no-wallet-found', '$24.50')
-
-    // The element cannot reach the chain: nothing was attempted, so nothing "failed".
-    const offline = await page.context().newPage()
-    await setUp(offline, variant)
-    await openPage(offline, await createSession('24.50', 'USD'), {
-      merchant,
-      rpc: 'http://127.0.0.1:9',
-    })
-    await payButton(offline).click()
-    await waitForStep(offline, 'failed')
-    await expect(
-      dialog(offline).getByRole('heading', { name: 'Can’t reach the network' }),
-    ).toBeVisible()
-    await check(offline, variant, 'unreachable', '$24.50')
-
-    const unpaid = await createSession('24.50', 'USD')
-    await advanceClock(31 * 60)
-    await waitForStatus(unpaid, ['CANCELED'])
-    const expired = await page.context().newPage()
-    await setUp(expired, variant)
-    await openPage(expired, unpaid, { merchant })
-    await expect(payButton(expired)).toHaveText('Payment expired', { timeout: 20_000 })
-    await check(expired, variant, 'button-expired')
-    await payButton(expired).click()
-    await waitForStep(expired, 'expired')
-    await check(expired, variant, 'expired', '$24.50')
+  await dialog(page).getByRole('button', { name: /^Pay / }).click()
+  await waitForStep(page, 'confirmInWallet')
+  await page.waitForFunction(() => !!(window as any).__wallet.release.send)
+  await check(page, 'confirm-in-wallet', '$24.50')
+  await page.evaluate(() => {
+    const wallet = (window as any).__wallet
+    wallet.reject.send = true
+    wallet.release.send()
   })
-}
+  await waitForStep(page, 'review')
+  await expect(dialog(page).getByRole('alert')).toBeVisible()
+  await check(page, 'declined', '$24.50')
+  await page.evaluate(() => {
+    ;(window as any).__wallet.reject.send = false
+    ;(window as any).__wallet.hold.send = false
+  })
+  await dialog(page).getByRole('button', { name: /^Pay / }).click()
+  await waitForStep(page, 'paid')
+  await check(page, 'paid', '$24.50')
+  await dialog(page).getByRole('button', { name: 'Done' }).click()
+  await expect(payButton(page)).toHaveText('Paid')
+  await check(page, 'button-paid')
+})
+
+test('manual and ended steps in every variant: who and how much, axe, 44 px controls', async ({
+  page,
+}) => {
+  test.setTimeout(180_000) // each step checked four times: four one-variant tests' time
+  const session = await createSession('24.50', 'USD')
+  await openPage(page, session, { merchant })
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await dialog(page).getByRole('button', { name: 'Pay from another wallet or an exchange' }).click()
+  await waitForStep(page, 'manual')
+  await expect(dialog(page).locator('[part~="qr"]')).toBeVisible()
+  await check(page, 'manual', '$24.50')
+
+  const noWallet = await page.context().newPage()
+  await openPage(noWallet, await createSession('24.50', 'USD'), { merchant, wallet: false })
+  await payButton(noWallet).click()
+  await waitForStep(noWallet, 'chooseWallet')
+  await check(noWallet, 'no-wallet-found', '$24.50')
+
+  // The element cannot reach the chain: nothing was attempted, so nothing "failed".
+  const offline = await page.context().newPage()
+  await openPage(offline, await createSession('24.50', 'USD'), {
+    merchant,
+    rpc: 'http://127.0.0.1:9',
+  })
+  await payButton(offline).click()
+  await waitForStep(offline, 'failed')
+  await expect(
+    dialog(offline).getByRole('heading', { name: 'Can’t reach the network' }),
+  ).toBeVisible()
+  await check(offline, 'unreachable', '$24.50')
+
+  const unpaid = await createSession('24.50', 'USD')
+  await advanceClock(31 * 60)
+  await waitForStatus(unpaid, ['CANCELED'])
+  const expired = await page.context().newPage()
+  await openPage(expired, unpaid, { merchant })
+  await expect(payButton(expired)).toHaveText('Payment expired', { timeout: 20_000 })
+  await check(expired, 'button-expired')
+  await payButton(expired).click()
+  await waitForStep(expired, 'expired')
+  await check(expired, 'expired', '$24.50')
+})
 
 test('a session that accepts one token skips the list of one', async ({ page }) => {
   const session = await createSession('12.50', 'EUR')

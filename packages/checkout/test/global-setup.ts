@@ -112,6 +112,7 @@ export default async function globalSetup() {
   process.env.WALLETCONNECT_RELAY_URL = relay.url
   process.env.SANDBOX_ACCOUNTS = JSON.stringify(sandbox.accounts)
   process.env.STRICT_API_URL = strict.apiUrl
+  process.env.STRICT_API_KEY = strict.apiKey
   process.env.STRICT_RPC_URL = strict.rpcUrl
   return async () => {
     server.close()

@@ -10,7 +10,7 @@ const strict = () => ({ api: env.strictApi, rpc: env.strictRpc })
 async function createStrictSession(amount: string, currency: string) {
   const response = await fetch(`${env.strictApi}/payment-sessions`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${env.apiKey}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${env.strictApiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ amount, currency }),
   })
   expect(response.status).toBe(200)

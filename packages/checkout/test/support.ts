@@ -13,8 +13,9 @@ export const env = {
     smartAccount: { address: string; owner: string; bundler: string }
     safe: { address: string; owners: [string, string] }
   },
-  /** The strict-profile sandbox: only what the spec promises (same API key and customers). */
+  /** The strict-profile sandbox: only what the spec promises (same customers, its own API key). */
   strictApi: process.env.STRICT_API_URL!,
+  strictApiKey: process.env.STRICT_API_KEY!,
   strictRpc: process.env.STRICT_RPC_URL!,
 }
 

@@ -7,7 +7,7 @@ import { transferWithAuthorization } from './chain/authorization.js'
 import { CUSTOMER_KEYS, transferToken } from './chain/pay.js'
 import { tokenBySymbol } from './chain/tokens.js'
 import { openDb } from './db.js'
-import { DEFAULT_API_KEY, isProfile, startSandbox } from './index.js'
+import { isProfile, startSandbox } from './index.js'
 import { webhookBacklog } from './service/webhooks.js'
 
 const USAGE = `paysession-sandbox: a local Payment Session Service on a local anvil chain
@@ -17,6 +17,7 @@ const USAGE = `paysession-sandbox: a local Payment Session Service on a local an
                                            pay a session from test customer N (default 0);
                                            --gasless: the customer signs an EIP-3009 authorization
                                            (USDC, EURC) and the sandbox's relayer submits it
+  paysession-sandbox api-key               print the data folder's merchant API key
   paysession-sandbox webhooks [list]       the backlog (updates waiting, per session, in the
                                            order they will be sent) and the given-up ones
   paysession-sandbox webhooks retry        queue the given-up ones again, in order; one whose
@@ -26,8 +27,13 @@ const USAGE = `paysession-sandbox: a local Payment Session Service on a local an
 Options (each also as an environment variable):
   --port N              PAYSESSION_PORT            API port (default 4010)
   --chain-port N        PAYSESSION_CHAIN_PORT      anvil port (default 8545)
-  --api-key K           PAYSESSION_API_KEY         merchant API key (default ${DEFAULT_API_KEY})
+  --api-key K           PAYSESSION_API_KEY         merchant API key (default: the data folder's
+                                                   own, generated at its first start)
   --data-dir D          PAYSESSION_DATA_DIR        state folder (default ./.paysession)
+  --allowed-origins O   PAYSESSION_ALLOWED_ORIGINS pages (comma-separated origins) that may call the
+                                                   API besides loopback ones, e.g. https://shop.test
+  --allowed-hosts H     PAYSESSION_ALLOWED_HOSTS   host names (comma-separated) the API answers to
+                                                   besides localhost, 127.0.0.1 and [::1]
   --webhook-url U       PAYSESSION_WEBHOOK_URL     where status updates are POSTed
   --webhook-secret S    PAYSESSION_WEBHOOK_SECRET  HMAC secret for Paysession-Signature
   --funding-window S    PAYSESSION_FUNDING_WINDOW_SECONDS  (default 86400)
@@ -46,6 +52,8 @@ const { values, positionals } = parseArgs({
     'chain-port': { type: 'string' },
     'api-key': { type: 'string' },
     'data-dir': { type: 'string' },
+    'allowed-origins': { type: 'string' },
+    'allowed-hosts': { type: 'string' },
     'webhook-url': { type: 'string' },
     'webhook-secret': { type: 'string' },
     'funding-window': { type: 'string' },
@@ -61,9 +69,40 @@ const { values, positionals } = parseArgs({
 
 const env = process.env
 const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v))
+const list = (v: string | undefined) =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
 const port = num(values.port ?? env.PAYSESSION_PORT) ?? 4010
-const apiKey = values['api-key'] ?? env.PAYSESSION_API_KEY ?? DEFAULT_API_KEY
+const dataDir = values['data-dir'] ?? env.PAYSESSION_DATA_DIR ?? '.paysession'
+const givenApiKey = values['api-key'] ?? (env.PAYSESSION_API_KEY || undefined)
 const command = positionals[0] ?? 'start'
+
+/** The data folder's database, for the commands that need no running sandbox. */
+function openDataDir() {
+  const file = join(dataDir, 'sandbox.db')
+  if (!existsSync(file)) {
+    console.error(
+      `no sandbox data in ${dataDir}: start the sandbox once, or set --data-dir or PAYSESSION_DATA_DIR`,
+    )
+    process.exit(1)
+  }
+  return openDb(file)
+}
+
+/** The API key given, else the one the data folder keeps. */
+function apiKeyOf(): string {
+  if (givenApiKey) return givenApiKey
+  const db = openDataDir()
+  const key = db.meta.get('apiKey')
+  db.close()
+  if (!key) {
+    console.error(`no API key in ${dataDir} yet: start the sandbox once`)
+    process.exit(1)
+  }
+  return key
+}
 
 if (values.help) {
   console.log(USAGE)
@@ -77,8 +116,10 @@ if (values.help) {
     profile,
     port,
     chainPort: num(values['chain-port'] ?? env.PAYSESSION_CHAIN_PORT) ?? 8545,
-    apiKey,
-    dataDir: values['data-dir'] ?? env.PAYSESSION_DATA_DIR ?? '.paysession',
+    apiKey: givenApiKey,
+    dataDir,
+    allowedOrigins: list(values['allowed-origins'] ?? env.PAYSESSION_ALLOWED_ORIGINS),
+    allowedHosts: list(values['allowed-hosts'] ?? env.PAYSESSION_ALLOWED_HOSTS),
     webhookUrl: values['webhook-url'] ?? env.PAYSESSION_WEBHOOK_URL,
     webhookSecret: values['webhook-secret'] ?? env.PAYSESSION_WEBHOOK_SECRET,
     fundingWindowSeconds: num(values['funding-window'] ?? env.PAYSESSION_FUNDING_WINDOW_SECONDS),
@@ -98,7 +139,7 @@ if (values.help) {
     sb.profile === 'strict'
       ? `API base URL      ${sb.apiUrl}  (strict profile: each operation only under the spec's path form)`
       : `API base URL      ${sb.apiUrl}  (also ${sb.apiUrl}/api/v1)`,
-    `Merchant API key  ${sb.apiKey}`,
+    `Merchant API key  ${sb.apiKey}  (kept in the data folder: paysession-sandbox api-key)`,
     `Chain RPC URL     ${sb.rpcUrl}`,
     `Chain id          ${sb.chainId} (network ${sb.network})`,
     ...Object.values(sb.tokens).map(
@@ -122,12 +163,15 @@ if (values.help) {
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+} else if (command === 'api-key') {
+  console.log(apiKeyOf())
 } else if (command === 'pay') {
   const sessionId = positionals[1]
   if (!sessionId) {
     console.error(USAGE)
     process.exit(2)
   }
+  const apiKey = apiKeyOf()
   const base = `http://127.0.0.1:${port}`
   const get = async (path: string) => {
     const res = await fetch(`${base}${path}`, {
@@ -184,13 +228,7 @@ if (values.help) {
   }
 } else if (command === 'webhooks') {
   // Works on the data folder directly, so it needs no running sandbox (SQLite allows both at once).
-  const dataDir = values['data-dir'] ?? env.PAYSESSION_DATA_DIR ?? '.paysession'
-  const file = join(dataDir, 'sandbox.db')
-  if (!existsSync(file)) {
-    console.error(`no sandbox data in ${dataDir} (set --data-dir or PAYSESSION_DATA_DIR)`)
-    process.exit(1)
-  }
-  const db = openDb(file)
+  const db = openDataDir()
   const sub = positionals[1] ?? 'list'
   if (sub === 'list') {
     const backlog = webhookBacklog(db)

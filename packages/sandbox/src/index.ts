@@ -15,9 +15,10 @@ import { createStateFile, StateFileError } from './chain/state.js'
 import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKENS, tokenBySymbol } from './chain/tokens.js'
 import { type Clock, createClock } from './clock.js'
 import { openDb } from './db.js'
+import { type AccessOptions, createAccess } from './http/access.js'
 import { isProfile, type Profile } from './http/profile.js'
 import { listen } from './http/server.js'
-import { type Context, serviceOptions as withDefaults } from './service/context.js'
+import { type Context, newApiKey, serviceOptions as withDefaults } from './service/context.js'
 import { createService } from './service/service.js'
 import { TOKEN_DECIMALS } from './service/sessions.js'
 import { logRequeued, type WebhookBacklog, webhookBacklog } from './service/webhooks.js'
@@ -46,16 +47,20 @@ export {
 export { isProfile, type Profile, profiles } from './http/profile.js'
 export { startRewritingProxy } from './http/rewritingProxy.js'
 export { isAddressInUse, PortInUseError } from './portInUse.js'
-export { DEFAULT_API_KEY } from './service/context.js'
 export { signWebhook, type WebhookBacklog } from './service/webhooks.js'
 
-export interface SandboxOptions {
+export interface SandboxOptions extends AccessOptions {
   /** API port on 127.0.0.1 (0: any free port). Default 4010. */
   port?: number
   /** anvil's port (0: any free port). Default 8545. */
   chainPort?: number
   /** Folder for the SQLite file and the chain state; without it everything lives in memory. */
   dataDir?: string
+  /**
+   * The merchant API key. Default: the data folder's own, generated at its first start and kept
+   * there (`paysession-sandbox api-key` prints it); without a data folder, a new one per start.
+   * A key given here replaces the kept one.
+   */
   apiKey?: string
   merchantId?: string
   /** 32-byte hex HD seed for one-time wallets and the treasury; generated and kept in dataDir when absent. */
@@ -100,6 +105,7 @@ export interface SandboxOptions {
 export interface Sandbox {
   apiUrl: string
   profile: Profile
+  /** The merchant API key (see SandboxOptions.apiKey). */
   apiKey: string
   merchantId: string
   rpcUrl: string
@@ -140,6 +146,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new Error(`unknown profile ${JSON.stringify(options.profile)}: use default or strict`)
   const log =
     options.log ?? (options.quiet ? () => {} : (m: string) => console.log(`[sandbox] ${m}`))
+  const access = createAccess(options)
   const dataDir = options.dataDir
   if (dataDir) checkWritable(dataDir)
   const db = openDatabase(dataDir)
@@ -187,9 +194,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       db.meta.get('webhookSecret') ??
       `whsec_${randomBytes(24).toString('hex')}`
     db.meta.set('webhookSecret', webhookSecret)
+    const apiKey = options.apiKey ?? db.meta.get('apiKey') ?? newApiKey()
+    db.meta.set('apiKey', apiKey)
     const hd = HDKey.fromMasterSeed(Buffer.from(seed.slice(2), 'hex'))
     const treasury = hdKeyToAccount(hd, { accountIndex: 1, addressIndex: 0 }).address
-    const serviceOptions = withDefaults({ ...options, webhookSecret })
+    const serviceOptions = withDefaults({ ...options, apiKey, webhookSecret })
     const tokens = Object.fromEntries(
       LOCAL_TOKENS.map((t) => [
         t.symbol,
@@ -311,7 +320,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }),
     })
     const ctx = service.ctx
-    const http = await listen(ctx, options.port ?? 4010)
+    const http = await listen(ctx, access, options.port ?? 4010)
     apiUrl = http.url
     service.start()
 

@@ -92,18 +92,22 @@ async function sessionsUnchanged(run: () => Promise<void>) {
 }
 
 describe('missing or unknown credential: 401 UNAUTHORIZED', () => {
-  const variants: [string, Record<string, string>][] = [
-    ['no header', {}],
-    ['empty bearer', { authorization: 'Bearer ' }],
-    ['basic scheme', { authorization: `Basic ${Buffer.from('x:y').toString('base64')}` }],
-    ['unknown key', { authorization: 'Bearer sk_live_nope' }],
-    ['API key without scheme', { authorization: 'sk_sandbox_paysession' }],
-    ['made-up session token', { authorization: `Bearer pst_${'0'.repeat(48)}` }],
+  const variants: [string, () => Record<string, string>][] = [
+    ['no header', () => ({})],
+    ['empty bearer', () => ({ authorization: 'Bearer ' })],
+    ['basic scheme', () => ({ authorization: `Basic ${Buffer.from('x:y').toString('base64')}` })],
+    ['unknown key', () => ({ authorization: 'Bearer sk_live_nope' })],
+    [
+      'the fixed key older sandboxes had',
+      () => ({ authorization: 'Bearer sk_sandbox_paysession' }),
+    ],
+    ['API key without scheme', () => ({ authorization: sb.apiKey })],
+    ['made-up session token', () => ({ authorization: `Bearer pst_${'0'.repeat(48)}` })],
   ]
-  test.each(variants)('%s', async (_, headers) => {
+  test.each(variants)('%s', async (_, headersOf) => {
     await sessionsUnchanged(async () => {
       for (const e of endpoints()) {
-        const res = await call(e.method, e.path, { headers, body: e.body })
+        const res = await call(e.method, e.path, { headers: headersOf(), body: e.body })
         expectError(res, 401, 'UNAUTHORIZED')
         expectNoData(res)
       }

@@ -5,21 +5,15 @@ import { type Auth, routes } from './routes.js'
 
 // The service's HTTP surface as a fetch-style handler, `(Request) => Promise<Response>`: the Node
 // adapter (server.ts) serves it on node:http, and an in-page adapter can hand it to anything that
-// takes a custom `fetch` (the checkout, @paysession/server).
+// takes a custom `fetch` (the checkout, @paysession/server). CORS and the Host check are the Node
+// adapter's (access.ts): an in-page caller is no cross-origin page.
 
 const MAX_BODY = 64 * 1024
-
-const CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'authorization, content-type',
-  'access-control-max-age': '600',
-}
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...CORS },
+    headers: { 'content-type': 'application/json; charset=utf-8' },
   })
 
 const tooLarge = () => new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The body is larger than 64 KiB.')
@@ -98,7 +92,6 @@ const normalise = (pathname: string) => pathname.replace(PREFIX, '').replace(/\/
 /** Answers one request; never throws. Only the URL's path and query count, not its origin. */
 export async function handleRequest(ctx: Context, request: Request): Promise<Response> {
   try {
-    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS })
     const url = new URL(request.url)
     const path = normalise(url.pathname)
     const prefixed = PREFIX.test(url.pathname)

@@ -3,9 +3,12 @@ import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
 import { isAddressInUse, PortInUseError } from '../portInUse.js'
 import type { Context } from '../service/context.js'
+import type { ApiError } from '../service/errors.js'
+import type { Access } from './access.js'
 import { handleRequest } from './handler.js'
 
-// The Node adapter's HTTP side: node:http in front of the fetch-style handler.
+// The Node adapter's HTTP side: node:http in front of the fetch-style handler, and the checks of
+// who may call (access.ts) that only a server reachable from a browser needs.
 
 function toRequest(req: IncomingMessage): Request {
   const headers = new Headers()
@@ -22,12 +25,32 @@ function toRequest(req: IncomingMessage): Request {
   } as RequestInit)
 }
 
-async function handle(ctx: Context, req: IncomingMessage, res: ServerResponse) {
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' }
+
+function refuse(res: ServerResponse, error: ApiError) {
+  res.writeHead(error.status, JSON_TYPE)
+  res.end(JSON.stringify({ error: { code: error.code, message: error.message } }))
+}
+
+async function handle(ctx: Context, access: Access, req: IncomingMessage, res: ServerResponse) {
+  const origin = req.headers.origin
+  const refusal = access.refusal(req.headers.host, origin)
+  if (refusal) return refuse(res, refusal)
+  const cors = access.cors(origin)
+  if (req.method === 'OPTIONS') {
+    const privateNetwork = req.headers['access-control-request-private-network'] === 'true'
+    res.writeHead(204, {
+      allow: 'GET, POST, OPTIONS',
+      ...cors,
+      ...access.preflight(privateNetwork),
+    })
+    return res.end()
+  }
   let request: Request
   try {
     request = toRequest(req)
   } catch {
-    res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' })
+    res.writeHead(400, JSON_TYPE)
     return res.end(
       JSON.stringify({
         error: { code: 'INVALID_REQUEST', message: 'The request line or headers cannot be read.' },
@@ -35,12 +58,12 @@ async function handle(ctx: Context, req: IncomingMessage, res: ServerResponse) {
     )
   }
   const response = await handleRequest(ctx, request)
-  res.writeHead(response.status, Object.fromEntries(response.headers))
+  res.writeHead(response.status, { ...Object.fromEntries(response.headers), ...cors })
   res.end(Buffer.from(await response.arrayBuffer()))
 }
 
-export async function listen(ctx: Context, port: number, host = '127.0.0.1') {
-  const server = createServer((req, res) => void handle(ctx, req, res))
+export async function listen(ctx: Context, access: Access, port: number, host = '127.0.0.1') {
+  const server = createServer((req, res) => void handle(ctx, access, req, res))
   server.keepAliveTimeout = 5000
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) =>

@@ -18,6 +18,7 @@ import { erc20Abi, LOCAL_TOKENS, tokenBySymbol } from '../chain/tokens.js'
 import { type Clock, createClock } from '../clock.js'
 import {
   type Context,
+  newApiKey,
   type ServiceOptions,
   serviceOptions as withDefaults,
 } from '../service/context.js'
@@ -47,6 +48,7 @@ export interface InPageOptions {
   storage?: Storage
   /** How webhooks go out; default `fetch`. An in-page merchant passes its own handler. */
   deliver?: Context['deliver']
+  /** The merchant API key. Default: the storage's own, generated once and kept there. */
   apiKey?: string
   merchantId?: string
   seed?: Hex
@@ -119,9 +121,11 @@ export async function startInPageService(options: InPageOptions): Promise<InPage
   const webhookSecret =
     options.webhookSecret ?? storage.meta.get('webhookSecret') ?? randomId('whsec_', 24)
   storage.meta.set('webhookSecret', webhookSecret)
+  const apiKey = options.apiKey ?? storage.meta.get('apiKey') ?? newApiKey()
+  storage.meta.set('apiKey', apiKey)
   const hd = HDKey.fromMasterSeed(hexToBytes(seed))
   const treasury = hdKeyToAccount(hd, { accountIndex: 1, addressIndex: 0 }).address
-  const serviceOptions = withDefaults({ ...options, webhookSecret })
+  const serviceOptions = withDefaults({ ...options, apiKey, webhookSecret })
   const clock = createClock()
   const service = createService({
     storage,

@@ -3,6 +3,7 @@ import type { HDKey } from 'viem/accounts'
 import type { ChainClients } from '../chain/clients.js'
 import type { Clock } from '../clock.js'
 import type { Profile } from '../http/profile.js'
+import { randomId } from './crypto.js'
 import type { Storage } from './storage.js'
 
 export interface ServiceOptions {
@@ -27,14 +28,15 @@ export interface ServiceOptions {
   profile: Profile
 }
 
-export const DEFAULT_API_KEY = 'sk_sandbox_paysession'
+/** A new merchant API key: each data folder (or in-memory service) has its own. */
+export const newApiKey = () => randomId('sk_sandbox_', 24)
 
 /** Every option, with the defaults both adapters use for those not given. */
 export function serviceOptions(
-  given: Partial<ServiceOptions> & Pick<ServiceOptions, 'webhookSecret'>,
+  given: Partial<ServiceOptions> & Pick<ServiceOptions, 'apiKey' | 'webhookSecret'>,
 ): ServiceOptions {
   return {
-    apiKey: given.apiKey ?? DEFAULT_API_KEY,
+    apiKey: given.apiKey,
     merchantId: given.merchantId ?? 'merchant_sandbox',
     fundingWindowSeconds: given.fundingWindowSeconds ?? 24 * 60 * 60,
     tokenTtlSeconds: given.tokenTtlSeconds ?? 60 * 60,
