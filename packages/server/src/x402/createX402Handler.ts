@@ -26,7 +26,10 @@ export type X402HandlerOptions = Omit<RelayHandlerOptions, 'relayer'> & {
   facilitator?: string | FacilitatorClient
   /** The session a request pays. Default: the `session` query parameter. */
   sessionIdOf?: (request: Request) => string | null | undefined
-  /** The payment's validity window x402 clients sign for, in seconds. Default 300. */
+  /**
+   * The validity window x402 clients sign for, in seconds. Default 300 (or `maxValiditySeconds`
+   * when shorter).
+   */
   maxTimeoutSeconds?: number
 }
 
@@ -61,7 +64,9 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
       docsPath: 'docs/x402.md#what-a-merchant-turns-on',
     })
   const book = createTokenBook(options.networks)
-  const maxTimeoutSeconds = options.maxTimeoutSeconds ?? 300
+  // Never longer than the relay accepts: a client signs for exactly this window.
+  const maxTimeoutSeconds =
+    options.maxTimeoutSeconds ?? Math.min(300, options.maxValiditySeconds ?? 3600)
   const rateLimit =
     options.rateLimit === false ? undefined : (options.rateLimit ?? createTokenBucketRateLimit())
   const clientIp = options.clientIp ?? clientAddressOf
