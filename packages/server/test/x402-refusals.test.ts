@@ -207,3 +207,18 @@ test('without a session, or for one the service does not know: one refusal', asy
   })
   expect(await codeOf(garbled)).toEqual([400, 'RELAY_REFUSED'])
 })
+
+test('from another origin: CORS for x402’s headers, only with allowOrigin', async () => {
+  const urlOf = await x.endpoint({ allowOrigin: 'https://agent.example' })
+  const s = await kit.session()
+  const preflight = await fetch(urlOf(s.id), { method: 'OPTIONS' })
+  expect(preflight.status).toBe(204)
+  expect(preflight.headers.get('access-control-allow-origin')).toBe('https://agent.example')
+  expect(preflight.headers.get('access-control-allow-headers')).toMatch(/payment-signature/)
+  const unpaid = await fetch(urlOf(s.id))
+  expect(unpaid.status).toBe(402)
+  expect(unpaid.headers.get('access-control-expose-headers')).toBe(
+    'payment-required, payment-response',
+  )
+  expect((await fetch(routes.relay(s.id), { method: 'OPTIONS' })).status).toBe(405)
+})
