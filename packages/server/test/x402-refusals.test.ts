@@ -159,18 +159,22 @@ describe.each(['relay', 'facilitator'] as const)('refused through the %s', (rout
   })
 })
 
-test('a contract payer on the list pays through the relay', async () => {
-  const payer = await contractPayer()
-  const urlOf = await x.endpoint({ contractPayers: [payer.address] })
-  const s = await kit.session()
-  const res = await x.agent(payer).pay(urlOf(s.id))
-  expect(res.status).toBe(200)
-  const receipt = await kit.publicClient.waitForTransactionReceipt({
-    hash: settlementOf(res).transaction as Hex,
-  })
-  expect(receipt.status).toBe('success')
-  expect(await kit.transfersTo(s.otw)).toHaveLength(1)
-})
+test.each(['relay', 'facilitator'] as const)(
+  'a contract payer on the list pays through the %s',
+  async (route) => {
+    const payer = await contractPayer()
+    const facilitator = route === 'facilitator' ? { facilitator: (await x.facilitator()).url } : {}
+    const urlOf = await x.endpoint({ contractPayers: [payer.address], ...facilitator })
+    const s = await kit.session()
+    const res = await x.agent(payer).pay(urlOf(s.id))
+    expect(res.status).toBe(200)
+    const receipt = await kit.publicClient.waitForTransactionReceipt({
+      hash: settlementOf(res).transaction as Hex,
+    })
+    expect(receipt.status).toBe('success')
+    expect(await kit.transfersTo(s.otw)).toHaveLength(1)
+  },
+)
 
 test('a second payment while the first is being settled is refused', async () => {
   const urlOf = routes.facilitator
