@@ -1,4 +1,5 @@
 import { createShop } from '@paysession/example-shop'
+import { setClientAddress } from '@paysession/server'
 import { createFileRelayStore } from '@paysession/server/node'
 
 const shop = createShop(Bun.env, {
@@ -10,7 +11,13 @@ Bun.serve({
   routes: {
     '/': { GET: shop.checkout },
     '/webhooks/paysession': { POST: shop.webhook },
-    '/relay': { POST: shop.relay },
+    '/relay': {
+      // The caller's address, for the relay's per-IP limit.
+      POST: (request, server) => {
+        setClientAddress(request, server.requestIP(request)?.address)
+        return shop.relay(request)
+      },
+    },
   },
   fetch: () => new Response(null, { status: 404 }),
 })

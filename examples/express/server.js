@@ -14,6 +14,7 @@ app.post(
   express.raw({ type: 'application/json' }),
   toNodeListener(shop.webhook),
 )
+// The relay's per-IP limit counts the socket's address; behind a proxy set TRUST_PROXY.
 app.post('/relay', toNodeListener(shop.relay))
 app.get('/', toNodeListener(shop.checkout))
 // Other routes may parse JSON as usual.

@@ -9,6 +9,7 @@ const routes = {
   'GET /': toNodeListener(shop.checkout),
   // The listener hands the handler the raw bytes, which the signature covers.
   'POST /webhooks/paysession': toNodeListener(shop.webhook),
+  // The relay's per-IP limit counts the socket's address; behind a proxy set TRUST_PROXY.
   'POST /relay': toNodeListener(shop.relay),
 }
 

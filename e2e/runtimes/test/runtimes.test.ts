@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { signWebhook, startSandbox } from '@paysession/sandbox'
@@ -8,9 +8,20 @@ import { runtimes } from './runtimes.js'
 // One story, the demo's, told by the same merchant example in each runtime: the page creates a
 // session and loads the checkout with one script tag; a customer pays; the signed FUNDED update
 // reaches the example, which verifies it, confirms the status with the service and captures; a
-// forged update is refused; a relay request for the paid session is refused cleanly.
+// forged update is refused; a relay request for the paid session is refused cleanly, and the
+// relay's per-IP limit holds.
 const SECRET = 'whsec_runtimes'
-const CHECKOUT_SCRIPT = 'https://cdn.example.com/@paysession/checkout/paysession-checkout.js'
+// The script-tag build's single file and its hash, as the checkout's build writes them.
+const { version } = JSON.parse(
+  readFileSync(new URL('../../../packages/checkout/package.json', import.meta.url), 'utf8'),
+)
+const CHECKOUT_SCRIPT = `https://cdn.example.com/@paysession/checkout@${version}/dist/cdn/${version}/paysession-checkout.full.js`
+const CHECKOUT_INTEGRITY: string = JSON.parse(
+  readFileSync(
+    new URL(`../../../packages/checkout/dist/cdn/${version}/sri.json`, import.meta.url),
+    'utf8',
+  ),
+)['paysession-checkout.full.js']
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string) {
   const deadline = Date.now() + 30_000
@@ -47,6 +58,7 @@ describe.concurrent('the merchant example in each runtime', () => {
           PAYSESSION_API_KEY: sandbox.apiKey,
           PAYSESSION_WEBHOOK_SECRET: SECRET,
           PAYSESSION_CHECKOUT_SCRIPT: CHECKOUT_SCRIPT,
+          PAYSESSION_CHECKOUT_INTEGRITY: CHECKOUT_INTEGRITY,
           RELAYER_KEY: sandbox.relayer.privateKey,
           RELAY_STORE_FILE: join(dir, 'relay.json'),
           PAYSESSION_RELAY_NETWORKS: JSON.stringify({
@@ -61,13 +73,20 @@ describe.concurrent('the merchant example in each runtime', () => {
           const webhookUrl = `${shop.url}/webhooks/paysession`
           sandbox.setWebhookUrl(webhookUrl)
 
-          // The checkout page: a new session, one script tag.
-          const page = await fetch(`${shop.url}/`)
+          // The checkout page: a new session, one script tag pinned by its hash, kept by no
+          // cache, and the relay at the configured origin whatever Host the request names.
+          const page = await fetch(`${shop.url}/`, {
+            headers: { 'x-forwarded-host': 'evil.example' },
+          })
           const html = await page.text()
           expect(page.status, shop.output()).toBe(200)
           expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+          expect(page.headers.get('cache-control')).toBe('no-store')
           expect(html.match(/<script\b/g)).toHaveLength(1)
           expect(html).toContain(`src="${CHECKOUT_SCRIPT}"`)
+          expect(html).toContain(`integrity="${CHECKOUT_INTEGRITY}"`)
+          expect(html).toContain('crossorigin="anonymous"')
+          expect(html).toContain(`relay-url="${shop.url}/relay"`)
           const id = /session-id="([^"]+)"/.exec(html)?.[1]
           const token = /session-token="([^"]+)"/.exec(html)?.[1]
           expect(id).toMatch(/^\S+$/)
@@ -182,6 +201,27 @@ describe.concurrent('the merchant example in each runtime', () => {
 
           // Paid: the x402 URL asks for nothing more.
           expect((await fetch(x402)).status, shop.output()).toBe(409)
+
+          // The relay's per-IP limit holds in every runtime, whatever X-Forwarded-For a caller
+          // writes: 30 at once from one address, each claiming another, and the default 20 at
+          // once (less the request above) let through.
+          const flood = await Promise.all(
+            Array.from({ length: 30 }, (_, i) =>
+              fetch(`${shop.url}/relay`, {
+                method: 'POST',
+                headers: {
+                  'content-type': 'application/json',
+                  'x-forwarded-for': `198.51.100.${i}`,
+                },
+                body: '{}',
+              }).then((r) => r.status),
+            ),
+          )
+          expect(
+            flood.filter((status) => status === 429).length,
+            shop.output(),
+          ).toBeGreaterThanOrEqual(8)
+          expect(flood.every((status) => status === 400 || status === 429)).toBe(true)
         } finally {
           await shop.stop()
         }

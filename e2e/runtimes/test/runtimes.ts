@@ -82,8 +82,13 @@ function command(name: string, dir: string, argv: () => [string, ...string[]]): 
     async start(env) {
       const port = await freePort()
       const [cmd, ...args] = argv()
-      const { child, output } = run(cmd, args, `${examples}${dir}`, { ...env, PORT: String(port) })
       const url = `http://127.0.0.1:${port}`
+      // SHOP_ORIGIN: where the page says the relay is (never the request's Host).
+      const { child, output } = run(cmd, args, `${examples}${dir}`, {
+        SHOP_ORIGIN: url,
+        ...env,
+        PORT: String(port),
+      })
       try {
         await waitForHttp(url, output, () => child.exitCode !== null)
       } catch (e) {
@@ -144,7 +149,7 @@ export const runtimes: Runtime[] = [
         modules: true,
         script: bundle.outputFiles[0]!.text,
         compatibilityDate: '2026-04-26',
-        bindings: env,
+        bindings: { SHOP_ORIGIN: `http://127.0.0.1:${port}`, ...env },
         kvNamespaces: ['RELAY'],
         host: '127.0.0.1',
         port,

@@ -20,7 +20,8 @@ let shop: ReturnType<typeof createShop> | undefined
 
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
-    shop ??= createShop(env, { relayStore: kvRelayStore(env.RELAY) })
+    // Cloudflare's edge sets CF-Connecting-IP on every request a Worker gets.
+    shop ??= createShop(env, { relayStore: kvRelayStore(env.RELAY), trustProxy: 'cloudflare' })
     const { pathname } = new URL(request.url)
     if (request.method === 'GET' && pathname === '/') return shop.checkout(request)
     if (request.method === 'POST' && pathname === '/webhooks/paysession')

@@ -34,6 +34,7 @@ export { extensionFields, withUsableExtensions } from './rules.js'
 export {
   type Backoff,
   backoffDelay,
+  isPlainId,
   isRetryableStatus,
   isUnknownRoute,
   type ServiceOperation,

@@ -2,6 +2,7 @@
 // server's (API key): where each operation lives, what an HTTP error answer means, and how long to
 // wait before trying again.
 import { isPaySessionErrorCode, type PaySessionErrorCode } from './codes.js'
+import { PaySessionError } from './errors.js'
 
 /** The service's operations, each under the path form the spec shows for it first. */
 export type ServiceOperation =
@@ -15,25 +16,43 @@ export type ServiceOperation =
 const sessions = '/payment-sessions'
 
 /**
+ * Whether an id can be one step of a service URL: a non-empty string other than `.` and `..`,
+ * which `encodeURIComponent` leaves as they are and a URL resolves as steps up the path (so
+ * `getSession('..')` would request another resource with the same credential).
+ * @example isPlainId('ps_1') // true; isPlainId('..') // false
+ */
+export function isPlainId(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && value !== '.' && value !== '..'
+}
+
+function segment(value: unknown, name: string): string {
+  if (isPlainId(value)) return encodeURIComponent(value)
+  throw new PaySessionError('INVALID_REQUEST', {
+    shortMessage: `The ${name} is not a valid id.`,
+    details: `${name} must be a non-empty string other than "." and "..", got ${JSON.stringify(value)}.`,
+  })
+}
+
+/**
  * The two paths of an operation: the form the spec shows for it, then the other one (the spec
  * shows both, with and without `/api/v1`, section 9). A client tries the second only when the
  * first answers a 404 that is not JSON (`isUnknownRoute`): a route this service does not have.
+ * An id that is not a plain URL step ({@link isPlainId}) throws `INVALID_REQUEST`.
  * @example servicePaths('getSession', { sessionId: 'ps_1' }) // ['/payment-sessions/ps_1', '/api/v1/payment-sessions/ps_1']
  */
 export function servicePaths(
   operation: ServiceOperation,
   ids: { sessionId?: string; captureId?: string } = {},
 ): readonly [string, string] {
-  const session = `${sessions}/${encodeURIComponent(ids.sessionId ?? '')}`
-  const capture = `${session}/captures`
+  const session = () => `${sessions}/${segment(ids.sessionId, 'sessionId')}`
   const path = {
-    createSession: sessions,
+    createSession: () => sessions,
     getSession: session,
-    listSessions: sessions,
-    reportFunding: `${session}/funding-transaction`,
-    createCapture: capture,
-    getCapture: `${capture}/${encodeURIComponent(ids.captureId ?? '')}`,
-  }[operation]
+    listSessions: () => sessions,
+    reportFunding: () => `${session()}/funding-transaction`,
+    createCapture: () => `${session()}/captures`,
+    getCapture: () => `${session()}/captures/${segment(ids.captureId, 'captureId')}`,
+  }[operation]()
   // The spec shows these under /api/v1; create and get session without it.
   const prefixedFirst = operation !== 'createSession' && operation !== 'getSession'
   return prefixedFirst ? [`/api/v1${path}`, path] : [path, `/api/v1${path}`]

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import {
   backoffDelay,
+  isPlainId,
   isSameAmount,
   isUnknownRoute,
   serviceErrorBody,
@@ -60,6 +61,24 @@ describe('path forms', () => {
     ])
     expect(servicePaths('getCapture', { sessionId: 'a', captureId: 'c/1' })[0]).toBe(
       '/api/v1/payment-sessions/a/captures/c%2F1',
+    )
+  })
+
+  test('an id that a URL would read as a path step is refused, not encoded', () => {
+    for (const sessionId of ['.', '..', '', undefined])
+      for (const operation of ['getSession', 'reportFunding', 'createCapture'] as const)
+        expect(() => servicePaths(operation, { sessionId }), `${operation} ${sessionId}`).toThrow(
+          expect.objectContaining({ code: 'INVALID_REQUEST' }),
+        )
+    expect(() => servicePaths('getCapture', { sessionId: 'a', captureId: '..' })).toThrow(
+      /captureId must be a non-empty string other than "\." and "\.\."/,
+    )
+    // Dots inside an id, or more than two, are a plain step.
+    expect(servicePaths('getSession', { sessionId: '...' })[0]).toBe('/payment-sessions/...')
+    expect(servicePaths('getSession', { sessionId: 'ps.1' })[0]).toBe('/payment-sessions/ps.1')
+    expect(isPlainId('%2e%2e')).toBe(true)
+    expect(servicePaths('getSession', { sessionId: '%2e%2e' })[0]).toBe(
+      '/payment-sessions/%252e%252e',
     )
   })
 

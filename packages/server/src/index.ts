@@ -30,6 +30,12 @@ export {
   paySessionErrorCodes,
 } from './errors/index.js'
 export {
+  createClientIp,
+  ipRateLimitKey,
+  setClientAddress,
+  type TrustProxy,
+} from './http/clientIp.js'
+export {
   type ConfirmedStatus,
   type ConfirmStatusOptions,
   type ConfirmStatusResult,

@@ -1,4 +1,10 @@
 export {
+  createClientIp,
+  ipRateLimitKey,
+  setClientAddress,
+  type TrustProxy,
+} from './http/clientIp.js'
+export {
   createRelayHandler,
   type RelayHandler,
   type RelayHandlerOptions,

@@ -165,6 +165,36 @@ describe('webhook handler: signature', () => {
     expect(typeof createWebhookHandler({ onEvent, insecureNoSignature: true })).toBe('function')
   })
 
+  it('refuses a tolerance that is no window (NaN, Infinity, a fraction, out of range) when it is built', async () => {
+    const onEvent = () => {}
+    // Number(process.env.PAYSESSION_WEBHOOK_TOLERANCE) with the variable unset is NaN.
+    for (const toleranceSeconds of [Number(undefined), Infinity, -Infinity, -1, 0, 1.5, 86_400]) {
+      let thrown: unknown
+      try {
+        createWebhookHandler({ secret, onEvent, toleranceSeconds })
+      } catch (error) {
+        thrown = error
+      }
+      expect(isPaySessionError(thrown, 'INVALID_CONFIG'), String(toleranceSeconds)).toBe(true)
+      expect((thrown as PaySessionError).shortMessage).toMatch(
+        /toleranceSeconds must be a whole number of seconds from 1 to 3600/,
+      )
+      expect((thrown as PaySessionError).details).toBe(`toleranceSeconds is ${toleranceSeconds}.`)
+      // The lower-level check refuses it too, rather than accept a signature of any age.
+      await expect(
+        verifyWebhookSignature({
+          secret,
+          header: sign(statusUpdate('evt_nan'), { t: 1 }),
+          body: statusUpdate('evt_nan'),
+          toleranceSeconds,
+        }),
+      ).rejects.toThrow(/toleranceSeconds must be/)
+    }
+    // The edges of the range are accepted.
+    for (const toleranceSeconds of [1, 3600])
+      expect(typeof createWebhookHandler({ secret, onEvent, toleranceSeconds })).toBe('function')
+  })
+
   it('verifyWebhookSignature accepts any matching v1 (secret rotation)', async () => {
     const body = statusUpdate('evt_rotate')
     const t = nowSeconds()

@@ -1,4 +1,4 @@
-import { absoluteApiBase, servicePaths } from '@paysession/protocol'
+import { absoluteApiBase, isPlainId, servicePaths } from '@paysession/protocol'
 import { assertAmount } from '../amounts.js'
 import { merchantError } from '../errors/index.js'
 import { browserMessage, isBrowser } from '../guard.js'
@@ -72,9 +72,12 @@ export type PaySessionClient = {
   getCapture(sessionId: string, captureId: string): Promise<Capture>
 }
 
+/** An id that goes into a URL with the API key: never one that becomes `.` or `..` there. */
 function segment(value: unknown, name: string): asserts value is string {
-  if (typeof value !== 'string' || value === '') {
-    throw merchantError('INVALID_REQUEST', { details: `${name} must be a non-empty string.` })
+  if (!isPlainId(value)) {
+    throw merchantError('INVALID_REQUEST', {
+      details: `${name} must be a non-empty string other than "." and "..", got ${JSON.stringify(value)}.`,
+    })
   }
 }
 

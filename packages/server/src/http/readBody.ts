@@ -38,18 +38,3 @@ export async function readBody(request: Request, maxBytes: number): Promise<Uint
   }
   return body
 }
-
-const addresses = new WeakMap<Request, string>()
-
-/** Remembers the peer address of a request built from a socket (`toNodeListener` does it). */
-export function setClientAddress(request: Request, address: string | undefined): void {
-  if (address) addresses.set(request, address)
-}
-
-/**
- * The peer address `toNodeListener` saw for this request, or `undefined` (a fetch-style framework
- * knows it in its own way). Never read from a header a client can set.
- */
-export function clientAddressOf(request: Request): string | undefined {
-  return addresses.get(request)
-}

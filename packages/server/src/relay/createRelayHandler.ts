@@ -2,6 +2,7 @@ import {
   decimalToUnits,
   eip3009Abi,
   isPaySessionError,
+  isPlainId,
   merchantError,
   type PaySessionError,
   transferWithAuthorizationTypes,
@@ -31,7 +32,8 @@ import {
 import { nonceManager, privateKeyToAccount } from 'viem/accounts'
 import type { PaySessionClient } from '../client/createPaySessionClient.js'
 import type { PaymentSession } from '../client/types.js'
-import { BodyTooLargeError, clientAddressOf, readBody } from '../http/readBody.js'
+import { createClientIp, ipRateLimitKey, type TrustProxy } from '../http/clientIp.js'
+import { BodyTooLargeError, readBody } from '../http/readBody.js'
 import { type RelayErrorCode, relayError } from './errors.js'
 import { createTokenBucketRateLimit, type RelayRateLimit } from './rateLimit.js'
 import type { RelayRecord, RelayStore, TransferAuthorization } from './types.js'
@@ -99,10 +101,13 @@ export type RelayHandlerOptions = {
    */
   rateLimit?: RelayRateLimit | false
   /**
-   * The caller's IP for the rate limit. Default: the socket's address when the handler runs
-   * through `toNodeListener`; a fetch-style framework passes its own (behind a proxy, the
-   * address the proxy reports).
+   * The proxies in front of the relay that may say who the caller is, for the per-IP rate limit
+   * (`false`, `'cloudflare'`, a number of proxies, or their CIDRs: see `TrustProxy`). Default
+   * `false`: the peer's address (`toNodeListener`, or `setClientAddress` in another runtime).
+   * Callers whose address cannot be told share one limit, `ip:unknown`.
    */
+  trustProxy?: TrustProxy
+  /** The caller's IP for the rate limit, read your own way. Default: `createClientIp(trustProxy)`. */
   clientIp?: (request: Request) => string | undefined
   /** Answer CORS requests from this origin (when the checkout runs on another origin). */
   allowOrigin?: string
@@ -201,7 +206,7 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024
   const rateLimit =
     options.rateLimit === false ? undefined : (options.rateLimit ?? createTokenBucketRateLimit())
-  const clientIp = options.clientIp ?? clientAddressOf
+  const clientIp = options.clientIp ?? createClientIp(options.trustProxy)
   const contractPayers = options.contractPayers ?? []
   const networks = new Map<string, Network>()
   const locks = new Map<string, Promise<unknown>>()
@@ -528,8 +533,10 @@ export function createRelayHandler(options: RelayHandlerOptions): RelayHandler {
         return new Response(null, { status: 204, headers: cors })
       if (request.method !== 'POST') throw relayError('METHOD_NOT_ALLOWED')
       const ip = clientIp(request)
-      if (rateLimit && ip !== undefined && !(await rateLimit(`ip:${ip}`)))
-        throw relayError('RATE_LIMITED', { details: `ip ${ip}` })
+      if (rateLimit && !(await rateLimit(ipRateLimitKey(ip))))
+        throw relayError('RATE_LIMITED', {
+          details: ip ? `ip ${ip}` : 'ip unknown: set trustProxy',
+        })
       let bytes: Uint8Array
       try {
         bytes = await readBody(request, maxBodyBytes)
@@ -595,8 +602,11 @@ function parseRequest(bytes: Uint8Array): RelayRequest {
   const signature = b['signature']
   if (typeof signature !== 'string' || !isHex(signature) || signature.length < 4)
     refuse('signature must be hex')
+  const sessionId = string(b['paymentSessionId'] ?? b['sessionId'], 'paymentSessionId')
+  // `.` and `..` would be steps up the session's URL, which is read with the API key.
+  if (!isPlainId(sessionId)) refuse('paymentSessionId is not a plain id')
   return {
-    sessionId: string(b['paymentSessionId'] ?? b['sessionId'], 'paymentSessionId'),
+    sessionId,
     token: string(b['token'], 'token'),
     authorization: {
       from: address(a['from'], 'authorization.from'),

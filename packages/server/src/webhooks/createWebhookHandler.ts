@@ -2,7 +2,7 @@ import { parseSessionStatus } from '../client/parse.js'
 import { merchantError } from '../errors/index.js'
 import { BodyTooLargeError, readBody } from '../http/readBody.js'
 import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js'
-import { signatureHeader, verifyWebhookSignature } from './signature.js'
+import { assertToleranceSeconds, signatureHeader, verifyWebhookSignature } from './signature.js'
 import type { PaymentStatusUpdateEvent, WebhookRejection, WebhookRejectionReason } from './types.js'
 
 export type WebhookHandlerOptions = {
@@ -21,7 +21,10 @@ export type WebhookHandlerOptions = {
    * Cannot be combined with `secret`.
    */
   insecureNoSignature?: boolean
-  /** Accepted age of a signature, in seconds. Default 300. */
+  /**
+   * Accepted age of a signature: whole seconds from 1 to 3600. Default 300. NaN, Infinity, a
+   * fraction or a value out of range throws `INVALID_CONFIG` when the handler is created.
+   */
   toleranceSeconds?: number
   /**
    * Called once per delivery `id`. When it throws, the handler answers 500 so
@@ -192,7 +195,8 @@ async function readLimitedBody(request: Request, maxBodyBytes: number): Promise<
  * http.createServer(toNodeListener(handler)).listen(8080)
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  const { secret, toleranceSeconds = 300, onEvent, onDuplicate, onRejected } = options
+  const { secret, onEvent, onDuplicate, onRejected } = options
+  const toleranceSeconds = assertToleranceSeconds(options.toleranceSeconds ?? 300)
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024
   const store = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore())
   if (typeof onEvent !== 'function')

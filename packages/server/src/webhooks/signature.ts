@@ -1,3 +1,5 @@
+import { merchantError } from '../errors/index.js'
+
 /** Header carrying the sandbox's webhook signature (an extension of the spec). */
 export const signatureHeader = 'Paysession-Signature'
 
@@ -7,7 +9,10 @@ export type VerifySignatureParameters = {
   header: string | null | undefined
   /** The raw request body, exactly as received. */
   body: Uint8Array | string
-  /** Accepted distance between the signed time and now. Default 300 s. */
+  /**
+   * Accepted distance between the signed time and now: whole seconds from 1 to 3600. Default
+   * 300. Anything else (NaN from an unset variable, Infinity, a fraction) throws `INVALID_CONFIG`.
+   */
   toleranceSeconds?: number
   /** Current unix time in seconds. */
   now?: number
@@ -19,6 +24,23 @@ export type VerifySignatureResult =
       ok: false
       reason: 'MISSING_SIGNATURE' | 'MALFORMED_SIGNATURE' | 'STALE_TIMESTAMP' | 'SIGNATURE_MISMATCH'
     }
+
+/** The longest replay window accepted: longer is no window at all. */
+const maxToleranceSeconds = 3600
+
+/**
+ * The replay window, or `INVALID_CONFIG`: NaN (e.g. `Number(process.env.X)` with X unset) or
+ * Infinity would let any old signature through, since no distance is greater than either.
+ */
+export function assertToleranceSeconds(value: unknown): number {
+  if (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= maxToleranceSeconds)
+    return value as number
+  throw merchantError('INVALID_CONFIG', {
+    shortMessage: `toleranceSeconds must be a whole number of seconds from 1 to ${maxToleranceSeconds}; leave it out for the default, 300.`,
+    details: `toleranceSeconds is ${typeof value === 'number' ? String(value) : typeof value}.`,
+    docsPath: 'docs/server.md#webhook-snippet',
+  })
+}
 
 function parseHeader(header: string): { timestamp: number; signatures: string[] } | undefined {
   let timestamp: number | undefined
@@ -86,7 +108,8 @@ async function hmacSha256(secret: string, parts: Uint8Array[]): Promise<Uint8Arr
 export async function verifyWebhookSignature(
   parameters: VerifySignatureParameters,
 ): Promise<VerifySignatureResult> {
-  const { secret, header, body, toleranceSeconds = 300 } = parameters
+  const { secret, header, body } = parameters
+  const toleranceSeconds = assertToleranceSeconds(parameters.toleranceSeconds ?? 300)
   if (!header) return { ok: false, reason: 'MISSING_SIGNATURE' }
   const parsed = parseHeader(header)
   if (!parsed) return { ok: false, reason: 'MALFORMED_SIGNATURE' }

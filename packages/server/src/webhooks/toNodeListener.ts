@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { setClientAddress } from '../http/readBody.js'
+import { setClientAddress } from '../http/clientIp.js'
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse) => void
 
@@ -59,7 +59,7 @@ function bodyOf(request: IncomingMessage): ReadableStream<Uint8Array> | Uint8Arr
  * Adapts a Fetch-style handler (the webhook handler, the relay) to a `node:http` listener
  * `(req, res)`, which also works as an Express/Connect route handler. The body is streamed to
  * the handler, which stops reading at its own limit; the peer address is kept for the relay's
- * rate limit (`clientAddressOf`).
+ * rate limit (`setClientAddress`).
  *
  * @example
  * import { createServer } from 'node:http'

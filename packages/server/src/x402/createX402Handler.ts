@@ -6,7 +6,8 @@ import {
 } from '@x402/core/http'
 import type { PaymentRequired, SettleResponse } from '@x402/core/types'
 import type { PaymentSession } from '../client/types.js'
-import { BodyTooLargeError, clientAddressOf, readBody } from '../http/readBody.js'
+import { createClientIp, ipRateLimitKey } from '../http/clientIp.js'
+import { BodyTooLargeError, readBody } from '../http/readBody.js'
 import type { RelayHandlerOptions } from '../relay/createRelayHandler.js'
 import { relayError } from '../relay/errors.js'
 import { createTokenBucketRateLimit } from '../relay/rateLimit.js'
@@ -69,7 +70,7 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
     options.maxTimeoutSeconds ?? Math.min(300, options.maxValiditySeconds ?? 3600)
   const rateLimit =
     options.rateLimit === false ? undefined : (options.rateLimit ?? createTokenBucketRateLimit())
-  const clientIp = options.clientIp ?? clientAddressOf
+  const clientIp = options.clientIp ?? createClientIp(options.trustProxy)
   const settle = relayer
     ? settleWithRelay({ ...options, relayer })
     : settleWithFacilitator({
@@ -167,8 +168,10 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
       if (request.method !== 'GET' && request.method !== 'POST')
         throw relayError('METHOD_NOT_ALLOWED')
       const ip = clientIp(request)
-      if (rateLimit && ip !== undefined && !(await rateLimit(`ip:${ip}`)))
-        throw relayError('RATE_LIMITED', { details: `ip ${ip}` })
+      if (rateLimit && !(await rateLimit(ipRateLimitKey(ip))))
+        throw relayError('RATE_LIMITED', {
+          details: ip ? `ip ${ip}` : 'ip unknown: set trustProxy',
+        })
       const claim = await claimOf(request)
       if (claim) {
         if (rateLimit && !(await rateLimit(`session:${claim.sessionId}`)))
