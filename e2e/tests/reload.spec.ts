@@ -39,7 +39,7 @@ async function expectPromptElsewhere(page: Page) {
   await expect(dialog(page).locator('[part~="notice"]')).toHaveText(
     'Your wallet may still be showing a request for this payment. Confirm or reject it there.',
   )
-  await expect(stepText(page, /You can pay again here in [0-2]:\d\d\./)).toBeVisible()
+  await expect(stepText(page, /You can pay again here in \d{1,3} seconds?\./)).toBeVisible()
   await expect(dialog(page).getByRole('alert')).toHaveCount(0)
   await expect(dialog(page).getByRole('button', { name: 'Try again' })).toHaveCount(0)
   await expect(dialog(page).getByRole('status')).not.toContainText('sent')
@@ -138,7 +138,7 @@ test('reload with the wallet prompt open, prompt abandoned: offered again when t
   await payButton(page).click()
   await waitForStep(page, 'waitingForService')
   await expectPromptElsewhere(page)
-  await expect(stepText(page, /You can pay again here in 0:0\d\./)).toBeVisible()
+  await expect(stepText(page, /You can pay again here in \d seconds?\./)).toBeVisible()
   await state(page, testInfo, '1-countdown')
   // No click: when the time is up the payment is offered again, and paid once.
   await waitForStep(page, 'chooseToken', 15_000)

@@ -22,7 +22,9 @@ const budgets = { first: 12 * 1024, payment: 65 * 1024, full: 135 * 1024 }
 // payment and the single file are over their budgets, which only hand-written copies met
 // (docs/checkout.md, Size). Until the budgets are decided again, these ceilings keep them from
 // growing: over a budget is reported, over a ceiling fails.
-const ceilings = { payment: 97 * 1024, full: 138 * 1024 }
+// The single file holds every language (31, about 1.1 KB each in it): its ceiling rose with the
+// 21 added for issue 36, the chunked build loading only the customer's one.
+const ceilings = { payment: 97 * 1024, full: 172 * 1024 }
 
 const read = (file) => readFileSync(new URL(file, dir), 'utf8')
 const gzip = (file) => gzipSync(read(file), { level: 9 }).length

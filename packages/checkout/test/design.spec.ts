@@ -1,8 +1,12 @@
 import { expect, type Page, test } from '@playwright/test'
+import { catalog as arabic } from '../src/i18n/ar.js'
+import { catalog as hebrew } from '../src/i18n/he.js'
+import { catalog as japanese } from '../src/i18n/ja.js'
 import {
   advanceClock,
   createSession,
   dialog,
+  env,
   events,
   expectAxeClean,
   openPage,
@@ -295,13 +299,272 @@ test('after payment the page button is a quiet "Paid", not a call to action', as
   )
 })
 
-test('locale fallbacks: pt-PT reads Brazilian Portuguese, Traditional Chinese reads English', async () => {
+test('locale fallbacks: pt-PT reads Brazilian Portuguese, es-AR Latin American Spanish', async () => {
   const { languageOf, loadCatalog } = await import('../src/i18n/catalogs.js')
   expect((await loadCatalog('pt-PT')).pay).toBe('Pagar {amount}')
   expect((await loadCatalog('zh-Hans-CN')).pay).toBe('支付 {amount}')
-  expect((await loadCatalog('ES-mx')).pay).toBe('Pagar {amount}')
-  for (const english of ['zh-TW', 'zh-Hant-HK', 'en-GB', 'sv-SE']) {
+  expect((await loadCatalog('es-AR')).amount).toBe('Monto')
+  expect((await loadCatalog('es-ES')).amount).toBe('Importe')
+  expect((await loadCatalog('zh-Hant-HK')).paid).toBe('已付款')
+  for (const english of ['en-GB', 'bn-BD', 'x-unknown']) {
     expect(languageOf(english), english).toBe('en')
     expect((await loadCatalog(english)).chooseWallet).toBe('Choose a wallet')
   }
+})
+
+test("the language: the element's locale or lang, an ancestor's lang, then the browser's", async ({
+  page,
+}) => {
+  await page.goto(`${env.page}/test/pages/index.html`)
+  const locale = (setUp: string) =>
+    page.evaluate((setUp) => {
+      document.body.innerHTML = setUp
+      return (document.querySelector('paysession-checkout') as any).resolvedLocale
+    }, setUp)
+  expect(await locale('<paysession-checkout lang="ar"></paysession-checkout>')).toBe('ar')
+  expect(
+    await locale('<section lang="es-AR"><paysession-checkout></paysession-checkout></section>'),
+  ).toBe('es-AR')
+  expect(
+    await locale('<div lang="he"><paysession-checkout locale="tr"></paysession-checkout></div>'),
+  ).toBe('tr')
+  // A language without a file gives way to the next one asked: the page's, then the browser's.
+  expect(await locale('<paysession-checkout lang="bn"></paysession-checkout>')).toBe('en')
+  await page.evaluate(() => document.documentElement.removeAttribute('lang'))
+  await page.evaluate(() =>
+    Object.defineProperty(navigator, 'languages', { value: ['gsw-CH', 'uk-UA', 'en'] }),
+  )
+  expect(await locale('<paysession-checkout></paysession-checkout>')).toBe('uk-UA')
+  const rendered = await page.evaluate(async () => {
+    document.body.innerHTML = '<paysession-checkout lang="fa"></paysession-checkout>'
+    const element = document.querySelector('paysession-checkout') as any
+    await element.updateComplete
+    const button = element.shadowRoot.querySelector('[part~="button"]')
+    return { dir: button.dir, direction: getComputedStyle(button).direction }
+  })
+  expect(rendered).toEqual({ dir: 'rtl', direction: 'rtl' })
+})
+
+// ---- Right to left -----------------------------------------------------------------------------
+// Every step in Arabic and Hebrew at 1280 and 390 px, light and dark, switched in place on one
+// page per step (no new page or browser per picture): the dialog mirrored, and every address,
+// hash and amount with its symbol read left to right. Axe and the 44 px targets in Arabic and in
+// Japanese (CJK). `npm run screenshots` writes docs/rtl/<step>-<language>-<variant>.png. Pass and
+// fail read positions and directions, never glyphs: a machine without Arabic or CJK fonts (tofu)
+// still checks the same thing.
+
+const strings = { ar: arabic, he: hebrew, ja: japanese }
+
+/** Shows the element in `language` and waits until its words are in. */
+async function speak(page: Page, language: keyof typeof strings) {
+  await page.evaluate((language) => {
+    document.querySelector('paysession-checkout')!.setAttribute('locale', language)
+  }, language)
+  await page.waitForFunction(
+    (close) => (document.querySelector('paysession-checkout') as any)?._catalog?.close === close,
+    strings[language].close,
+  )
+}
+
+/**
+ * Every address, hash and amount of the element whose characters do not follow each other left
+ * to right on screen (per character: Range.getClientRects), and how many were read. With `probe`,
+ * an amount without isolation is added first: the check must find it reversed.
+ */
+const reversedValues = (page: Page, probe = false) =>
+  page.evaluate((probe) => {
+    const root = document.querySelector('paysession-checkout')!.shadowRoot!
+    const scope = root.querySelector('dialog[open]') ?? root
+    if (probe) {
+      const p = document.createElement('p')
+      p.dataset.probe = ''
+      p.dir = 'rtl'
+      p.textContent = 'ادفع 24.50 USDC'
+      scope.append(p)
+    }
+    const marks = /[\u200e\u200f\u2066-\u2069\s]/
+    const value =
+      /(?:US\$|\$)?\d[\d.,]*\d(?:\s(?:USDC|USDT|EURC|US\$|\$|€))?|0x[0-9a-fA-F]+(?:…[0-9a-fA-F]+)?/g
+    const boxes = (node: Text, from: number, to: number) => {
+      const range = document.createRange()
+      const found: DOMRect[] = []
+      for (let i = from; i < to; i++) {
+        if (marks.test(node.data[i]!)) continue
+        range.setStart(node, i)
+        range.setEnd(node, i + 1)
+        const box = range.getBoundingClientRect()
+        if (box.width) found.push(box)
+      }
+      return found
+    }
+    const inOrder = (rects: DOMRect[]) =>
+      rects.every((r, i) => {
+        const last = rects[i - 1]
+        if (!last) return true
+        return Math.abs(r.top - last.top) < r.height / 2 ? r.left > last.left : r.top > last.top
+      })
+    const reversed: string[] = []
+    let read = 0
+    // An address or a hash: the whole element (its groups are elements of their own).
+    for (const code of scope.querySelectorAll('code')) {
+      const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT)
+      const rects: DOMRect[] = []
+      for (let node = walker.nextNode() as Text; node; node = walker.nextNode() as Text)
+        rects.push(...boxes(node, 0, node.length))
+      read++
+      if (!inOrder(rects)) reversed.push(code.textContent!)
+    }
+    // An amount with its symbol, anywhere in a text.
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode() as Text; node; node = walker.nextNode() as Text) {
+      if (node.parentElement?.closest('code, .sr-only')) continue
+      for (const match of node.data.matchAll(value)) {
+        const rects = boxes(node, match.index, match.index + match[0].length)
+        if (rects.length < 2) continue
+        read++
+        if (!inOrder(rects)) reversed.push(match[0])
+      }
+    }
+    scope.querySelector('[data-probe]')?.remove()
+    return { reversed, read }
+  }, probe)
+
+/** One step: in ar and he, every variant: mirrored, values left to right; axe and 44 px in ar and ja. */
+async function checkRtl(page: Page, step: string, values = true) {
+  for (const language of ['ar', 'he'] as const) {
+    await speak(page, language)
+    for (const variant of variants) {
+      await page.setViewportSize(variant.viewport)
+      await page.emulateMedia({ colorScheme: variant.scheme })
+      const directions = await page.evaluate(() => {
+        const root = document.querySelector('paysession-checkout')!.shadowRoot!
+        return [...root.querySelectorAll<HTMLElement>('[part~="button"], dialog[open]')].map(
+          (element) => getComputedStyle(element).direction,
+        )
+      })
+      expect(directions.length, step).toBeGreaterThan(0)
+      expect(new Set(directions), `${step} ${language}`).toEqual(new Set(['rtl']))
+      const { reversed, read } = await reversedValues(page)
+      expect(reversed, `${step} ${language} ${variant.name}`).toEqual([])
+      if (values) expect(read, `${step}: values read`).toBeGreaterThan(0)
+      expect(await smallTapTargets(page), `${step} ${language} ${variant.name}`).toEqual([])
+      if (process.env.SCREENSHOTS)
+        await page.screenshot({ path: `docs/rtl/${step}-${language}-${variant.name}.png` })
+    }
+  }
+  await page.setViewportSize(variants[2].viewport)
+  await page.emulateMedia({ colorScheme: 'light' })
+  await expectAxeClean(page)
+  await speak(page, 'ja')
+  await expectAxeClean(page)
+  expect(await smallTapTargets(page), `${step} ja`).toEqual([])
+  await speak(page, 'ar')
+}
+
+test('right to left: every wallet step in Arabic and Hebrew, mirrored, values left to right', async ({
+  page,
+}) => {
+  test.setTimeout(240_000)
+  const session = await createSession('1234.50', 'USD')
+  await openPage(page, session, { merchant, locale: 'ar' })
+  await expect(payButton(page)).toContainText('1,234.50')
+  // The check finds an amount that is not isolated: it can fail.
+  expect((await reversedValues(page, true)).reversed).toEqual(['24.50 USDC'])
+  await checkRtl(page, 'button')
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await checkRtl(page, 'choose-wallet')
+  await dialog(page).getByRole('button', { name: arabic.payManually }).click()
+  await waitForStep(page, 'manual')
+  await expect(dialog(page).locator('[part~="qr"]')).toBeVisible()
+  await checkRtl(page, 'manual')
+  await dialog(page).getByRole('button', { name: arabic.payWithWallet }).click()
+  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
+  await waitForStep(page, 'chooseToken')
+  await checkRtl(page, 'choose-token')
+  await dialog(page).getByRole('button', { name: /USDC/ }).click()
+  await waitForStep(page, 'review')
+  await checkRtl(page, 'review')
+  // Mirrored: the close button at the left, the labels at the right, the values at the left.
+  const close = await dialog(page).locator('[part~="close"]').boundingBox()
+  const title = await dialog(page).locator('[part~="title"]').boundingBox()
+  expect(close!.x).toBeLessThan(title!.x)
+  const label = await dialog(page).locator('dt').first().boundingBox()
+  const amount = await dialog(page).locator('dd').first().boundingBox()
+  expect(label!.x).toBeGreaterThan(amount!.x)
+  // The keyboard: Tab walks the dialog in order and wraps, Escape closes.
+  const order = await page.evaluate(() => {
+    const root = document.querySelector('paysession-checkout')!.shadowRoot!
+    return [...root.querySelectorAll('dialog button:not([disabled])')].length
+  })
+  const seen = new Set<string>()
+  for (let i = 0; i < order + 1; i++) {
+    await page.keyboard.press('Tab')
+    seen.add(
+      await page.evaluate(
+        () =>
+          document.querySelector('paysession-checkout')!.shadowRoot!.activeElement?.outerHTML ?? '',
+      ),
+    )
+  }
+  expect(seen.size).toBe(order)
+  await page.evaluate(() => {
+    ;(window as any).__wallet.hold.send = true
+  })
+  await dialog(page).locator('[part~="primary"]').click()
+  await waitForStep(page, 'confirmInWallet')
+  await page.waitForFunction(() => !!(window as any).__wallet.release.send)
+  await checkRtl(page, 'confirm-in-wallet')
+  await page.evaluate(() => {
+    const wallet = (window as any).__wallet
+    wallet.reject.send = true
+    wallet.release.send()
+  })
+  await waitForStep(page, 'review')
+  await expect(dialog(page).getByRole('alert')).toBeVisible()
+  await checkRtl(page, 'declined')
+  await page.evaluate(() => {
+    ;(window as any).__wallet.reject.send = false
+    ;(window as any).__wallet.hold.send = false
+  })
+  await dialog(page).locator('[part~="primary"]').click()
+  await waitForStep(page, 'paid')
+  await checkRtl(page, 'paid')
+  await dialog(page).locator('[part~="primary"]').click()
+  await expect(payButton(page)).toHaveText(arabic.paid)
+  await checkRtl(page, 'button-paid', false)
+  await page.keyboard.press('Escape')
+})
+
+test('right to left: the ended steps in Arabic and Hebrew', async ({ page }) => {
+  test.setTimeout(180_000)
+  await openPage(page, await createSession('1234.50', 'USD'), {
+    merchant,
+    wallet: false,
+    locale: 'ar',
+  })
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await checkRtl(page, 'no-wallet-found')
+
+  const offline = await page.context().newPage()
+  await openPage(offline, await createSession('1234.50', 'USD'), {
+    merchant,
+    locale: 'ar',
+    rpc: 'http://127.0.0.1:9',
+  })
+  await payButton(offline).click()
+  await waitForStep(offline, 'failed')
+  await checkRtl(offline, 'unreachable')
+
+  const unpaid = await createSession('1234.50', 'USD')
+  await advanceClock(31 * 60)
+  await waitForStatus(unpaid, ['CANCELED'])
+  const expired = await page.context().newPage()
+  await openPage(expired, unpaid, { merchant, locale: 'ar' })
+  await expect(payButton(expired)).toHaveText(arabic.expiredButton, { timeout: 20_000 })
+  await checkRtl(expired, 'button-expired', false)
+  await payButton(expired).click()
+  await waitForStep(expired, 'expired')
+  await checkRtl(expired, 'expired')
 })

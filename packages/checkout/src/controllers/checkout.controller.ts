@@ -23,6 +23,7 @@ import { PaySessionStatusChangeEvent } from '../events/status-change.js'
 import { PaySessionStepChangeEvent } from '../events/step-change.js'
 import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
 import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
+import { numbers } from '../i18n/localize.js'
 import { walletConnectLoader } from '../walletconnect/loader.js'
 import type { PreviewController } from './preview.controller.js'
 
@@ -297,7 +298,7 @@ export class CheckoutController implements ReactiveController {
       sessionToken,
       // Read at each refusal: a page may set the provider after the element.
       getSessionToken: () => h.tokenProvider?.(sessionId),
-      locale: h.resolvedLocale,
+      locale: numbers(h.resolvedLocale),
       expectedAmount: h.expectedAmount,
       expectedCurrency: h.expectedCurrency,
       relayUrl: h.relayUrl,

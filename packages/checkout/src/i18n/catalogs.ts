@@ -4,14 +4,31 @@ import { languages } from './languages.js'
 export type { Catalog }
 
 /**
- * The language a BCP 47 locale is served in (`de-AT` → `de`, `pt-PT` → `pt`, the pt-BR
- * file); `en` when there is no file for it. Traditional Chinese is not served the simplified one.
+ * The language file a BCP 47 locale is served from, if any: its own tag (`pt-BR`), its
+ * language's in its script (`zh-HK` → zh-TW, `zh-SG` → zh-CN, `pt-PT` → pt-BR), Latin American
+ * Spanish outside Spain (`es-AR` → es-419), the base language (`de-AT` → de).
  */
-export function languageOf(locale: string): string {
-  const tag = locale.toLowerCase()
-  const language = tag.split('-')[0]!
-  return language in languages && !/^zh-(hant|tw|hk|mo)/.test(tag) ? language : 'en'
+export function served(locale: string): string | undefined {
+  let tag: Intl.Locale
+  try {
+    tag = new Intl.Locale(locale).maximize()
+  } catch {
+    return
+  }
+  const { language, script, region } = tag
+  return [
+    `${language}-${region}`,
+    `${language}-${new Intl.Locale(`${language}-${script}`).maximize().region}`,
+    region === 'ES' ? language : `${language}-419`,
+    language,
+  ].find((file) => file in languages)
 }
+
+/** The language file of a locale, English when it has none. */
+export const languageOf = (locale: string) => served(locale) ?? 'en'
+
+/** Whether the language is written right to left. */
+export const rtl = (locale: string) => /^(ar|fa|he)$/.test(languageOf(locale))
 
 /** Every string of the locale's language: its file is a chunk of its own, loaded once. */
 export const loadCatalog = (locale: string): Promise<Catalog> =>

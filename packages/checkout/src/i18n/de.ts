@@ -60,7 +60,10 @@ export const catalog: Catalog = {
   payBefore: 'Zahlbar bis {time}',
   promptElsewhere:
     'Ihre Wallet zeigt eventuell noch eine Anfrage für diese Zahlung. Bestätigen Sie sie dort oder lehnen Sie sie ab.',
-  payAgainIn: 'Sie können hier in {time} erneut bezahlen.',
+  payAgainIn: {
+    one: 'Sie können hier in {count} Sekunde erneut bezahlen.',
+    other: 'Sie können hier in {count} Sekunden erneut bezahlen.',
+  },
   untrackedTitle: 'Diese Zahlung kann hier nicht mehr verfolgt werden',
   untrackedText:
     'Eine bereits gesendete Zahlung erreicht den Händler trotzdem: Zahlen Sie nicht erneut. Andernfalls laden Sie die Seite neu oder wenden Sie sich an den Händler.',

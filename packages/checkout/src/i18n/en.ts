@@ -64,7 +64,10 @@ export const catalog = {
   payBefore: 'Pay before {time}',
   promptElsewhere:
     'Your wallet may still be showing a request for this payment. Confirm or reject it there.',
-  payAgainIn: 'You can pay again here in {time}.',
+  payAgainIn: {
+    one: 'You can pay again here in {count} second.',
+    other: 'You can pay again here in {count} seconds.',
+  } as Plural,
   untrackedTitle: 'This payment can no longer be followed here',
   untrackedText:
     'A payment you already sent still reaches the merchant: do not pay again. Otherwise, reload the page or contact the merchant.',
@@ -86,6 +89,12 @@ export const catalog = {
   networks: {} as Record<string, string>,
   errors: {} as Partial<Record<PaySessionErrorCode, string>>,
 }
+
+/**
+ * A message by plural category, `{count}` the number: every category of the language's
+ * `Intl.PluralRules` (`one`, `other` in English; `zero`, `one`, `two`, `few`, `many`, `other` in Arabic).
+ */
+export type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }
 
 /** Every string of one language: what a language file (en.ts, de.ts, ja.ts...) exports. */
 export type Catalog = typeof catalog

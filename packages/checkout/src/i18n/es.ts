@@ -59,7 +59,11 @@ export const catalog: Catalog = {
   payBefore: 'Fecha límite de pago: {time}',
   promptElsewhere:
     'Puede que tu billetera siga mostrando una solicitud para este pago. Confírmala o recházala allí.',
-  payAgainIn: 'Podrás volver a pagar aquí en {time}.',
+  payAgainIn: {
+    one: 'Podrás volver a pagar aquí en {count} segundo.',
+    many: 'Podrás volver a pagar aquí en {count} de segundos.',
+    other: 'Podrás volver a pagar aquí en {count} segundos.',
+  },
   untrackedTitle: 'Este pago ya no se puede seguir aquí',
   untrackedText:
     'Un pago que ya enviaste llegará igualmente al comercio: no vuelvas a pagar. Si no, recarga la página o contacta con el comercio.',

@@ -60,7 +60,11 @@ export const catalog: Catalog = {
   payBefore: 'À payer avant {time}',
   promptElsewhere:
     'Votre portefeuille affiche peut-être encore une demande pour ce paiement : confirmez-la ou refusez-la.',
-  payAgainIn: 'Vous pourrez payer à nouveau ici dans {time}.',
+  payAgainIn: {
+    one: 'Vous pourrez payer à nouveau ici dans {count} seconde.',
+    many: 'Vous pourrez payer à nouveau ici dans {count} de secondes.',
+    other: 'Vous pourrez payer à nouveau ici dans {count} secondes.',
+  },
   untrackedTitle: 'Ce paiement ne peut plus être suivi ici',
   untrackedText:
     'Un paiement déjà envoyé parvient quand même au marchand : ne payez pas deux fois. Sinon, rechargez la page ou contactez le marchand.',

@@ -60,7 +60,11 @@ export const catalog: Catalog = {
   payBefore: 'Paga entro il {time}',
   promptElsewhere:
     'Il tuo wallet potrebbe mostrare ancora una richiesta per questo pagamento. Confermala o rifiutala lì.',
-  payAgainIn: 'Potrai pagare di nuovo qui tra {time}.',
+  payAgainIn: {
+    one: 'Potrai pagare di nuovo qui tra {count} secondo.',
+    many: 'Potrai pagare di nuovo qui tra {count} di secondi.',
+    other: 'Potrai pagare di nuovo qui tra {count} secondi.',
+  },
   untrackedTitle: 'Questo pagamento non può più essere seguito qui',
   untrackedText:
     'Un pagamento già inviato arriva comunque all’esercente: non pagare di nuovo. Altrimenti ricarica la pagina o contatta l’esercente.',

@@ -59,7 +59,7 @@ export const catalog: Catalog = {
   payBefore: 'お支払い期限：{time}',
   promptElsewhere:
     'ウォレットにこのお支払いのリクエストが残っている可能性があります。ウォレットで承認または拒否してください。',
-  payAgainIn: '{time}後にここで再度お支払いできます。',
+  payAgainIn: { other: '{count}秒後にここで再度お支払いできます。' },
   untrackedTitle: 'このお支払いはここでは追跡できなくなりました',
   untrackedText:
     '送金済みのお支払いはショップに届きます。再度お支払いしないでください。未送金の場合は、ページを再読み込みするかショップにお問い合わせください。',

@@ -59,7 +59,7 @@ export const catalog: Catalog = {
   payBefore: '결제 기한: {time}',
   promptElsewhere:
     '지갑에 이 결제 요청이 아직 표시되어 있을 수 있습니다. 지갑에서 승인하거나 거부해 주세요.',
-  payAgainIn: '{time} 후에 여기에서 다시 결제할 수 있습니다.',
+  payAgainIn: { other: '{count}초 후에 여기에서 다시 결제할 수 있습니다.' },
   untrackedTitle: '이 결제는 더 이상 여기에서 확인할 수 없습니다',
   untrackedText:
     '이미 보낸 결제는 판매자에게 그대로 전달됩니다. 다시 결제하지 마세요. 그렇지 않다면 페이지를 새로고침하거나 판매자에게 문의해 주세요.',

@@ -60,7 +60,10 @@ export const catalog: Catalog = {
   payBefore: 'Betaal vóór {time}',
   promptElsewhere:
     'Je wallet toont mogelijk nog een verzoek voor deze betaling. Bevestig of weiger het daar.',
-  payAgainIn: 'Je kunt hier over {time} opnieuw betalen.',
+  payAgainIn: {
+    one: 'Je kunt hier over {count} seconde opnieuw betalen.',
+    other: 'Je kunt hier over {count} seconden opnieuw betalen.',
+  },
   untrackedTitle: 'Deze betaling kan hier niet meer worden gevolgd',
   untrackedText:
     'Een betaling die je al hebt verstuurd, komt gewoon bij de verkoper aan: betaal niet opnieuw. Laad anders de pagina opnieuw of neem contact op met de verkoper.',

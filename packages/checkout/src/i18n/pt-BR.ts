@@ -60,7 +60,11 @@ export const catalog: Catalog = {
   payBefore: 'Pague até {time}',
   promptElsewhere:
     'Sua carteira pode ainda estar mostrando uma solicitação para este pagamento. Confirme ou recuse por lá.',
-  payAgainIn: 'Você poderá pagar novamente aqui em {time}.',
+  payAgainIn: {
+    one: 'Você poderá pagar novamente aqui em {count} segundo.',
+    many: 'Você poderá pagar novamente aqui em {count} de segundos.',
+    other: 'Você poderá pagar novamente aqui em {count} segundos.',
+  },
   untrackedTitle: 'Este pagamento não pode mais ser acompanhado aqui',
   untrackedText:
     'Um pagamento que você já enviou ainda chega ao lojista: não pague de novo. Caso contrário, recarregue a página ou fale com o lojista.',

@@ -58,7 +58,7 @@ export const catalog: Catalog = {
   received: '目前已收到：{amount} {token}',
   payBefore: '请在 {time} 前支付',
   promptElsewhere: '您的钱包可能仍在显示此笔付款的请求。请在钱包中确认或拒绝。',
-  payAgainIn: '{time}后可在此重新付款。',
+  payAgainIn: { other: '{count} 秒后可在此重新付款。' },
   untrackedTitle: '此处已无法继续跟踪这笔付款',
   untrackedText: '您已发出的付款仍会到达商家：请勿重复付款。否则，请刷新页面或联系商家。',
   untrackedWatching: '正在网络上查找您的付款…',

@@ -10,7 +10,7 @@ import { type CSSResult, html, LitElement, nothing } from 'lit'
 import { type ButtonStatus, PreviewController } from '../../controllers/preview.controller.js'
 import { PaySessionCloseEvent } from '../../events/close.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
-import { type Catalog, languageOf, loadCatalog } from '../../i18n/catalogs.js'
+import { type Catalog, languageOf, loadCatalog, rtl, served } from '../../i18n/catalogs.js'
 import { catalog as english } from '../../i18n/en.js'
 import { format } from '../../i18n/format.js'
 import { defineObjectProperties } from './checkout.properties.js'
@@ -165,8 +165,9 @@ export class PaySessionCheckout extends LitElement {
   /** The WalletConnect relay (`wallet-connect-relay-url`). Default: WalletConnect's own. */
   declare walletConnectRelayUrl: string | undefined
   /**
-   * BCP 47 locale: `en`, `de`, `es`, `fr`, `it`, `ja`, `ko`, `nl`, `pt-BR`, `zh-CN` (others fall
-   * back to English). Defaults to the page's `lang`, then the browser's.
+   * BCP 47 locale, one of the 31 languages of src/i18n/ (`ar`, `es-419`, `zh-TW`...; docs/checkout.md,
+   * Languages). Defaults to the element's `lang`, the nearest ancestor's, then the browser's
+   * `navigator.languages`; a language without its own file falls back by base language, then to English.
    */
   declare locale: string | undefined
   /** Who is paid, shown with the amount on every step (`merchant-name`). */
@@ -229,9 +230,14 @@ export class PaySessionCheckout extends LitElement {
     this._open = false
   }
 
-  /** The effective locale. */
+  /**
+   * The effective locale: the first served of `locale`, the nearest `lang` (the element's, an
+   * ancestor's, the page's), the browser's languages; else English. Read at each render.
+   */
   get resolvedLocale(): string {
-    return this.locale || document.documentElement.lang || navigator.language || 'en'
+    const lang = this.closest<HTMLElement>('[lang]')?.lang
+    const asked = [this.locale, lang, document.documentElement.lang, ...navigator.languages]
+    return asked.find((tag) => tag && served(tag)) || 'en'
   }
 
   /** Opens the checkout dialog (loads its code first when needed). */
@@ -376,6 +382,7 @@ export class PaySessionCheckout extends LitElement {
   }
 
   override render() {
+    const dir = rtl(this.resolvedLocale) ? 'rtl' : 'ltr'
     const strings = this._strings
     const t = strings ?? english
     // Until this language's words are in (a few ms), the button says nothing rather than English.
@@ -390,6 +397,7 @@ export class PaySessionCheckout extends LitElement {
       <button
         part="button"
         type="button"
+        dir=${dir}
         aria-haspopup="dialog"
         aria-busy=${busy ? 'true' : 'false'}
         data-ended=${endings[status] ?? nothing}
@@ -402,6 +410,7 @@ export class PaySessionCheckout extends LitElement {
         part="dialog"
         aria-labelledby="title total"
         lang=${this.resolvedLocale}
+        dir=${dir}
         @keydown=${this._onKeydown}
         @cancel=${(event: Event) => event.preventDefault()}
       >

@@ -11,7 +11,7 @@ export const dialogStyles = css`
     height: 2em;
     margin: 0.5em auto 1em;
     border: 3px solid var(--_border);
-    border-top-color: var(--_accent);
+    border-block-start-color: var(--_accent);
     border-radius: 50%;
     animation: spin 0.9s linear infinite;
   }
@@ -73,7 +73,7 @@ export const dialogStyles = css`
   .actions {
     display: grid;
     gap: 0.5em;
-    margin-top: 1em;
+    margin-block-start: 1em;
   }
   .actions button {
     width: 100%;
@@ -138,6 +138,10 @@ export const dialogStyles = css`
     font-family: ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
     font-size: 0.9em;
     overflow-wrap: anywhere;
+    /* An address or a hash reads left to right in every language, isolated from the sentence
+       around it; amounts are isolated where they are formatted (i18n/localize.ts). */
+    direction: ltr;
+    unicode-bidi: isolate;
   }
   .address {
     flex-wrap: wrap;
@@ -156,6 +160,10 @@ export const dialogStyles = css`
     background: none;
     text-align: end;
     word-spacing: 0.15em;
+  }
+  /* Left to right inside, flush with the other values at the row's end. */
+  [dir='rtl'] .address [part~='address'] {
+    text-align: left;
   }
   [part~='error'] {
     color: var(--_danger);
@@ -177,6 +185,6 @@ export const dialogStyles = css`
     color: var(--_success);
     font-size: 2.5em;
     line-height: 1;
-    margin-bottom: 0.25em;
+    margin-block-end: 0.25em;
   }
 `

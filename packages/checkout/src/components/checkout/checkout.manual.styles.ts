@@ -22,7 +22,7 @@ export const manualStyles = css`
   .tabs {
     display: flex;
     gap: 0.5em;
-    margin-bottom: 1em;
+    margin-block-end: 1em;
   }
   .tabs button {
     flex: 1;
@@ -37,7 +37,8 @@ export const manualStyles = css`
     display: inline-block;
     width: 1em;
     height: 1em;
-    margin: 0 0.5em 0 0;
+    margin: 0;
+    margin-inline-end: 0.5em;
     vertical-align: -0.15em;
     border-width: 2px;
   }

@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit'
 import { manualPayment } from '../../controllers/manual.payment.js'
-import { format, formatTokenAmount } from '../../i18n/localize.js'
+import { format, formatTokenAmount, numbers } from '../../i18n/localize.js'
 import { qrCode } from '../../qr/qrCode.js'
 import { manualStyles } from './checkout.manual.styles.js'
 import {
@@ -40,7 +40,7 @@ export function manual(view: View) {
   const amount = tokenAmount(view)
   const network = networkName(view)
   const expires = session?.expiresAt
-    ? new Intl.DateTimeFormat(host.resolvedLocale, {
+    ? new Intl.DateTimeFormat(numbers(host.resolvedLocale), {
         dateStyle: 'medium',
         timeStyle: 'short',
       }).format(new Date(session.expiresAt))

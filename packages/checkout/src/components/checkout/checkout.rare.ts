@@ -1,23 +1,18 @@
 import { html, nothing } from 'lit'
-import { format } from '../../i18n/localize.js'
+import { plural } from '../../i18n/plural.js'
 import { spinner, type View } from './checkout.parts.js'
 
 // The views of two steps off the usual payment, loaded with the manual payment's view (the
 // dialog shows the spinner meanwhile): a prompt still open from before a reload, and a session
 // token the service refuses. Both follow core's recovery paths, which load their own chunk too.
 
-/** `1:05`: minutes and seconds until `at`. */
-function countdown(at: number) {
-  const seconds = Math.max(0, Math.ceil((at - Date.now()) / 1000))
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
-}
-
 // A prompt from before a reload (or another tab) may still be answered: say so, and until when.
 export function promptElsewhere(view: View, retryAt: number) {
-  const { t } = view
+  const { host, t } = view
+  const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000))
   return html`<p part="notice">${t.promptElsewhere}</p>
     ${spinner(t.waitingForPayment)}
-    <p class="center muted">${format(t.payAgainIn, { time: countdown(retryAt) })}</p>`
+    <p class="center muted">${plural(t.payAgainIn, seconds, host.resolvedLocale)}</p>`
 }
 
 // The service refuses this page's token: what is known, never "expired".

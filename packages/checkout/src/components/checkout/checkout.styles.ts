@@ -115,11 +115,12 @@ export const styles = css`
     display: flex;
     align-items: center;
     gap: 0.75em;
-    padding: 1em 0.75em 0.75em 1.25em;
-    border-bottom: 1px solid var(--_border);
+    padding-block: 1em 0.75em;
+    padding-inline: 1.25em 0.75em;
+    border-block-end: 1px solid var(--_border);
     /* Who and how much stay in sight while a long step scrolls. */
     position: sticky;
-    top: 0;
+    inset-block-start: 0;
     z-index: 1;
     background: var(--_bg);
   }
