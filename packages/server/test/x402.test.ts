@@ -110,7 +110,11 @@ describe('an agent pays a session over x402', () => {
 
   test('through x402’s own facilitator reached by URL: the same payment settles', async () => {
     const facilitator = await x.facilitator()
-    const urlOf = await x.endpoint({ facilitator: facilitator.url })
+    const relayed: string[] = []
+    const urlOf = await x.endpoint({
+      facilitator: facilitator.url,
+      onRelayed: (event) => void relayed.push(event.transactionHash),
+    })
     const customer = await kit.customerWithoutGas()
     const s = await kit.session()
     const relayerNonce = await kit.relayerNonce()
@@ -125,6 +129,7 @@ describe('an agent pays a session over x402', () => {
     expect(settlement).toMatchObject({ success: true, network: `eip155:${sb.chainId}` })
     await expectFundedOnce(s, settlement.transaction as Hex, customer.address, facilitator.address)
     expect(await kit.relayerNonce()).toBe(relayerNonce)
+    expect(relayed).toEqual([settlement.transaction])
 
     const second = await x.signedPayment(
       accountOf((await kit.customerWithoutGas()).key),

@@ -3,6 +3,7 @@ import { type FacilitatorClient, HTTPFacilitatorClient } from '@x402/core/http'
 import { SettleError, type SettleResponse, VerifyError } from '@x402/core/types'
 import { type Address, isAddress, isAddressEqual, recoverTypedDataAddress, zeroAddress } from 'viem'
 import type { PaymentSession } from '../client/types.js'
+import type { RelayHandlerOptions } from '../relay/createRelayHandler.js'
 import { type RelayErrorCode, relayError } from '../relay/errors.js'
 import type { RelayStore } from '../relay/types.js'
 import type { createTokenBook, X402Candidate } from './paymentRequirements.js'
@@ -19,6 +20,8 @@ export type FacilitatorSettlementOptions = {
   book: ReturnType<typeof createTokenBook>
   readSession: (id: string) => Promise<PaymentSession>
   maxTimeoutSeconds: number
+  /** Called once the facilitator settled a payment, as the relay calls it once it sent one. */
+  onRelayed?: RelayHandlerOptions['onRelayed']
 }
 
 /**
@@ -182,6 +185,12 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
       }
       const transaction = settled.transaction as `0x${string}`
       await store.set(sessionId, { ...(await store.get(sessionId))!, hash: transaction })
+      options.onRelayed?.({
+        sessionId,
+        paymentSessionId: sessionId,
+        transactionHash: transaction,
+        authorization: auth,
+      })
       return { transaction, sessionId }
     })
   }
