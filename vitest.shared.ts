@@ -9,6 +9,8 @@ const src = (pkg: string, entry: string) =>
 export const workspaceAlias = {
   '@paysession/server/relay': src('server', 'relay.ts'),
   '@paysession/server/node': src('server', 'node.ts'),
+  '@paysession/server/postgres': src('server', 'postgres.ts'),
+  '@paysession/server/redis': src('server', 'redis.ts'),
   '@paysession/server/x402': src('server', 'x402.ts'),
   '@paysession/sandbox/inpage': src('sandbox', 'inpage/index.ts'),
   '@paysession/sandbox': src('sandbox', 'index.ts'),

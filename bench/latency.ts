@@ -73,7 +73,14 @@ try {
     const receipt = await rpc('eth_getTransactionReceipt', [marks.hash])
     if (receipt?.status !== '0x1') throw new Error(`no successful receipt for ${marks.hash}`)
     latencies.push(marks['paysession-paid'] - marks['paysession-funding-sent'])
-    if (process.env.BENCH_VERBOSE) console.log(i, latencies.at(-1), JSON.stringify(marks))
+    if (process.env.BENCH_VERBOSE) {
+      // The checkout's requests around the payment, from the hash (the page's clock is Date.now).
+      const sent = marks['paysession-funding-sent']
+      const around = requests
+        .filter((r) => r.at > sent - 2000)
+        .map((r) => `${r.at - sent} ${r.url.replace(/^https?:\/\/[^/]+/, '')}`)
+      console.log(i, latencies.at(-1), JSON.stringify(marks), around)
+    }
 
     if (i < COUNTED) {
       const paidAt = marks['paysession-paid']

@@ -3,6 +3,12 @@
 // funded by exactly one transfer and nothing answers 5xx; prints p50/p95 of the relay's answer
 // and the relayer's gas per payment, for plain (EOA) payers and a contract payer (ERC-1271) on the
 // allow-list. The sandbox runs in this process, anvil in its own.
+//
+// Then many instances: four relay processes behind a round-robin proxy, sharing one relayer key
+// and one Postgres (started here), each session paid with two authorizations sent to different
+// instances at once, beside one such process alone; then the same with one process SIGKILLed
+// mid-run and restarted. Wanted: every session funded exactly once, no two transactions on one
+// nonce, no session left unpaid, no 5xx but the crashed instance's.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -14,10 +20,18 @@ import { createTokenBucketRateLimit } from '@paysession/server/relay'
 import type { Address, Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { relayKit, type Signed } from '../packages/server/test/relayHelpers.ts'
+import { startPostgres } from '../scripts/services.mjs'
 import { smoke } from './lib/ports.ts'
+import {
+  type Instance,
+  killInstance,
+  roundRobinProxy,
+  startInstance,
+} from './lib/relayInstances.ts'
 import { percentile, printTable } from './lib/sandbox-process.ts'
 
 const SESSIONS = Number(process.env.BENCH_RELAY_SESSIONS ?? (smoke ? 3 : 100))
+const SHARED_SESSIONS = Number(process.env.BENCH_RELAY_SHARED_SESSIONS ?? (smoke ? 4 : 200))
 
 const sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, pollIntervalMs: 100 })
 const dir = mkdtempSync(join(tmpdir(), 'paysession-bench-relay-'))
@@ -97,10 +111,111 @@ async function run(payer: string, payments: Payment[]) {
   }
 }
 
+type Paired = { id: string; otw: Address; bodies: [string, string] }
+
+/** Sessions, each with two authorizations of its customer (two nonces) for two instances. */
+async function preparePairs(customers: Hex[]): Promise<Paired[]> {
+  const payments: Paired[] = []
+  for (const key of customers) {
+    const { id, otw } = await kit.session()
+    const [a, b] = [await kit.authorize(key, otw), await kit.authorize(key, otw)]
+    payments.push({
+      id,
+      otw,
+      bodies: [await kit.relayRequest(id, a).text(), await kit.relayRequest(id, b).text()],
+    })
+  }
+  return payments
+}
+
+/**
+ * Posts both authorizations of every session at once (one after the other, so the proxy sends
+ * them to different instances), then, as a checkout would, posts them again while a session has
+ * neither a hash nor a transfer (its instance died): until one is answered 200.
+ */
+async function runShared(
+  label: string,
+  url: string,
+  payments: Paired[],
+  crash?: () => Promise<void>,
+) {
+  const statuses: number[] = []
+  const firstMs: number[] = []
+  const hashes = new Set<Hex>()
+  const post = async (body: string) => {
+    const t0 = performance.now()
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
+      const json = (await res.json().catch(() => ({}))) as { transactionHash?: Hex }
+      statuses.push(res.status)
+      if (json.transactionHash) hashes.add(json.transactionHash)
+      return { status: res.status, ms: performance.now() - t0 }
+    } catch {
+      statuses.push(599)
+      return { status: 599, ms: performance.now() - t0 }
+    }
+  }
+  const crashed = crash?.()
+  await Promise.all(
+    payments.map(async (p) => {
+      const first = await Promise.all(p.bodies.map(post))
+      firstMs.push(...first.map((a) => a.ms))
+      if (first.some((a) => a.status === 200)) return
+      for (let round = 0; round < 90; round++) {
+        if ((await kit.transfersTo(p.otw)).length > 0) return
+        await new Promise((resolve) => setTimeout(resolve, 1000))
+        const again = await Promise.all(p.bodies.map(post))
+        if (again.some((a) => a.status === 200)) return
+      }
+    }),
+  )
+  await crashed
+  const nonces = new Map<number, number>()
+  let dropped = 0
+  for (const hash of hashes) {
+    try {
+      const receipt = await kit.publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 })
+      const { nonce } = await kit.publicClient.getTransaction({ hash: receipt.transactionHash })
+      nonces.set(nonce, (nonces.get(nonce) ?? 0) + 1)
+    } catch {
+      dropped++
+    }
+  }
+  let once = 0
+  let twice = 0
+  let stuck = 0
+  for (const p of payments) {
+    const transfers = (await kit.transfersTo(p.otw)).length
+    if (transfers === 1) once++
+    else if (transfers > 1) twice++
+    else stuck++
+  }
+  const ms = firstMs.sort((a, b) => a - b)
+  return {
+    relay: label,
+    sessions: payments.length,
+    'funded once': once,
+    'paid twice': twice,
+    stuck,
+    'nonce collisions': [...nonces.values()].filter((n) => n > 1).length + dropped,
+    '5xx': statuses.filter((s) => s >= 500).length,
+    'answered 409': statuses.filter((s) => s === 409).length,
+    'p50 ms': percentile(ms, 50).toFixed(0),
+    'p95 ms': percentile(ms, 95).toFixed(0),
+  }
+}
+
+const pg = await startPostgres()
+const instances: Instance[] = []
 try {
   // Customers without ETH, each holding USDC (the smart account holds the sandbox's own).
   const customers: Hex[] = []
-  for (let i = 0; i < SESSIONS; i++) customers.push((await kit.customerWithoutGas()).key)
+  for (let i = 0; i < Math.max(SESSIONS, SHARED_SESSIONS); i++)
+    customers.push((await kit.customerWithoutGas()).key)
   const rows = [
     await run(
       'EOA (no ETH)',
@@ -123,8 +238,61 @@ try {
   )
   if (rows.some((r) => r['5xx'] > 0 || r['one transfer'] !== SESSIONS || r.FUNDED !== SESSIONS))
     process.exitCode = 1
+
+  const config = {
+    apiUrl: sb.apiUrl,
+    apiKey: sb.apiKey,
+    relayer: sb.relayer.privateKey,
+    networks: {
+      LOCAL: { chainId: sb.chainId, rpcUrl: sb.rpcUrl, tokens: { USDC: sb.tokens.USDC.address } },
+    },
+    store: 'postgres' as const,
+    storeUrl: pg.url,
+  }
+  const shared = customers.slice(0, SHARED_SESSIONS)
+  const alone = await startInstance(config)
+  instances.push(alone)
+  const aloneUrl = `http://127.0.0.1:${alone.port}/relay`
+  const oneRow = await runShared('1 process', aloneUrl, await preparePairs(shared))
+  await killInstance(alone, 'SIGTERM')
+  const four = await Promise.all([0, 1, 2, 3].map(() => startInstance(config)))
+  instances.push(...four)
+  const ports = () => four.map((i) => i.port)
+  const proxy = await roundRobinProxy(ports)
+  const fourRow = await runShared('4 processes', proxy.url, await preparePairs(shared))
+  // The same, with one process killed mid-run (once a third of the answers are in) and
+  // restarted on its port.
+  let restarted: Instance | undefined
+  const crashRow = await runShared(
+    '4 processes, one SIGKILLed',
+    proxy.url,
+    await preparePairs(shared),
+    async () => {
+      await new Promise((resolve) => setTimeout(resolve, smoke ? 50 : 1500))
+      await killInstance(four[1]!, 'SIGKILL')
+      restarted = await startInstance(config, four[1]!.port)
+      instances.push(restarted)
+    },
+  )
+  await proxy.close()
+  const sharedRows = [oneRow, fourRow, crashRow]
+  printTable(
+    `${SHARED_SESSIONS} sessions, two authorizations each to different relay processes behind a round-robin proxy (one relayer key, one Postgres, anvil)`,
+    sharedRows,
+  )
+  if (
+    sharedRows.some(
+      (r) =>
+        r['funded once'] !== SHARED_SESSIONS || r['paid twice'] || r.stuck || r['nonce collisions'],
+    ) ||
+    oneRow['5xx'] ||
+    fourRow['5xx']
+  )
+    process.exitCode = 1
 } finally {
+  await Promise.all(instances.map((i) => killInstance(i, 'SIGKILL')))
   server.close()
   await sb.stop()
+  await pg.stop()
   rmSync(dir, { recursive: true, force: true })
 }

@@ -15,8 +15,18 @@ const benches = {
     args: [...tsx, 'latency.ts'],
     tables: ['Receipt → widget shows paid', 'HTTP requests of one checkout'],
   },
-  phone: { args: [...tsx, 'phone.ts'], tables: ['Phone profile'] },
-  relay: { args: [...tsx, 'relay.ts'], tables: ['sessions paid gaslessly'] },
+  phone: {
+    args: [...tsx, 'phone.ts'],
+    tables: [
+      'Phone profile, navigation',
+      'Phone profile, its click',
+      'Phone profile, the click that pays',
+    ],
+  },
+  relay: {
+    args: [...tsx, 'relay.ts'],
+    tables: ['sessions paid gaslessly', 'relay processes behind a round-robin proxy'],
+  },
   size: { args: ['size/run.mjs'], tables: ['Bundle size'] },
   hosted: {
     args: [...tsx, 'hosted.ts'],

@@ -15,7 +15,14 @@
 //   node scripts/test.mjs            every stage
 //   node scripts/test.mjs e2e docs   the named stages (after `sh scripts/setup.sh`)
 import { spawn } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -25,7 +32,32 @@ const pnpm = ['node', 'scripts/pnpm.mjs']
 /** A stage that prints nothing for this long is hung: its own tests' timeouts should have fired. */
 const SILENCE_MS = 8 * 60_000
 
-/** Each stage: its commands, run in order; `report` names the JSON reports its runners write. */
+/**
+ * Installs that wait on the network more than on the CPU, started in the background as soon as a
+ * chosen stage needs them; that stage waits for them. Their output: test-results/<name>.log.
+ */
+const background = {
+  // Debian's Chromium, and Postgres and Redis, which the relay's tests and bench start on free
+  // ports (apt-get, one after the other: dpkg has one lock).
+  'system packages': [
+    ['sh', 'scripts/ensure-chromium.sh'],
+    ['sh', 'scripts/ensure-services.sh'],
+  ],
+  // The wallet kits the phone bench's smoke pass times beside ours (bench/lib/competitors.mjs).
+  "the other SDKs' install": [
+    [
+      'node',
+      '--input-type=module',
+      '-e',
+      "const m = await import('./bench/lib/competitors.mjs'); const e = m.ensureInstalled(); if (e) { console.error(e); process.exit(1) }",
+    ],
+  ],
+}
+
+/**
+ * Each stage: its commands, run in order; `needs`, the background installs it waits for;
+ * `report`, the JSON reports its runners write.
+ */
 const stages = [
   { name: 'install and build', run: [['sh', 'scripts/setup.sh']] },
   { name: 'lint', run: [['node_modules/.bin/biome', 'check', '.']] },
@@ -43,6 +75,7 @@ const stages = [
   {
     name: 'vitest',
     report: ['vitest'],
+    needs: ['system packages'],
     run: [
       [
         'node_modules/.bin/vitest',
@@ -69,9 +102,9 @@ const stages = [
       ],
     ],
   },
-  { name: 'chromium', run: [['sh', 'scripts/ensure-chromium.sh']] },
   {
     name: 'widget in Chromium',
+    needs: ['system packages'],
     report: ['widget'],
     run: [[...pnpm, '--filter', '@paysession/checkout', 'run', 'test:browser']],
   },
@@ -86,7 +119,11 @@ const stages = [
     run: [[...pnpm, '--filter', '@paysession/e2e', 'test']],
   },
   // Every bench once with tiny sizes (bench/README.md): proves each still runs.
-  { name: 'bench smoke', run: [[...pnpm, '--filter', '@paysession/bench', 'smoke']] },
+  {
+    name: 'bench smoke',
+    needs: ["the other SDKs' install"],
+    run: [[...pnpm, '--filter', '@paysession/bench', 'smoke']],
+  },
   { name: 'docs', report: ['docs'], run: [[...pnpm, '--filter', '@paysession/docs', 'test']] },
 ]
 
@@ -122,13 +159,34 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 
 const done = []
 const started = Date.now()
+/** The background installs, by name: their promise (why one failed, or nothing), tag and time. */
+const jobs = {}
+for (const name of new Set(chosen.flatMap((stage) => stage.needs ?? []))) {
+  const tag = `${runId}-${name.replace(/\W+/g, '-')}`
+  const log = join(root, 'test-results', `${name.replace(/\W+/g, '-')}.log`)
+  rmSync(log, { force: true })
+  const job = { tag, t0: Date.now() }
+  job.promise = (async () => {
+    for (const command of background[name]) {
+      const failure = await run(command, tag, log)
+      if (failure) return `${name}: ${failure} (its output: ${short(log)})`
+    }
+  })().finally(() => {
+    job.ms = Date.now() - job.t0
+  })
+  jobs[name] = job
+}
 for (const stage of chosen) {
   const t0 = Date.now()
   const tag = `${runId}-${done.length}`
   current = { name: stage.name, tag }
   console.error(`\n▶ ${stage.name}`)
   let failure
-  for (const command of stage.run) {
+  for (const name of stage.needs ?? []) {
+    failure = await jobs[name].promise
+    if (failure) break
+  }
+  for (const command of failure ? [] : stage.run) {
     failure = await run(command, tag)
     if (failure) break
   }
@@ -138,8 +196,11 @@ for (const stage of chosen) {
 }
 finish('', 0)
 
-/** Runs one command in a new process group; resolves with why it failed, or nothing. */
-function run([cmd, ...args], tag) {
+/**
+ * Runs one command in a new process group, its output shown (or appended to `log`); resolves
+ * with why it failed, or nothing.
+ */
+function run([cmd, ...args], tag, log) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       cwd: root,
@@ -147,25 +208,26 @@ function run([cmd, ...args], tag) {
       detached: true,
       env: { ...process.env, [MARK]: tag, PAYSESSION_TEST_REPORTS: reports },
     })
+    // An install in the background may be quiet for longer: npm ci prints nothing until done.
+    const silence = SILENCE_MS * (log ? 2 : 1)
     let quietTimer
     const heard = () => {
       clearTimeout(quietTimer)
       quietTimer = setTimeout(() => {
         console.error(
-          `\n${cmd} ${args.join(' ')} printed nothing for ${SILENCE_MS / 60_000} min: hung, stopped`,
+          `\n${cmd} ${args.join(' ')} printed nothing for ${silence / 60_000} min: hung`,
         )
         stopStage(tag)
-      }, SILENCE_MS)
+      }, silence)
     }
     heard()
-    child.stdout.on('data', (chunk) => {
+    const out = (stream) => (chunk) => {
       heard()
-      process.stdout.write(chunk)
-    })
-    child.stderr.on('data', (chunk) => {
-      heard()
-      process.stderr.write(chunk)
-    })
+      if (log) appendFileSync(log, chunk)
+      else stream.write(chunk)
+    }
+    child.stdout.on('data', out(process.stdout))
+    child.stderr.on('data', out(process.stderr))
     child.on('error', (error) => resolve(error.message))
     child.on('close', (code, signal) => {
       clearTimeout(quietTimer)
@@ -211,14 +273,21 @@ function safeReaddir(dir) {
 }
 
 function finish(outcome, code) {
+  for (const job of Object.values(jobs)) stopStage(job.tag)
   const lines = ['', 'npm test: time per stage', '']
-  const width = Math.max(...stages.map((s) => s.name.length))
+  const width = Math.max(
+    ...[...stages.map((s) => s.name), ...Object.keys(background)].map((n) => n.length),
+  )
   for (const { stage, ms, failure } of done)
     lines.push(
       `  ${stage.name.padEnd(width)}  ${clock(ms).padStart(6)}${failure ? '  FAILED' : ''}`,
     )
   if (stopping && current && !done.some((d) => d.stage.name === current.name))
     lines.push(`  ${current.name.padEnd(width)}  stopped`)
+  for (const [name, job] of Object.entries(jobs))
+    lines.push(
+      `  ${name.padEnd(width)}  ${job.ms === undefined ? 'stopped' : clock(job.ms).padStart(6)}  (in the background)`,
+    )
   lines.push(`  ${'total'.padEnd(width)}  ${clock(Date.now() - started).padStart(6)}`)
   for (const { stage, ms } of done) {
     if (ms < 60_000 || !stage.report) continue

@@ -2,84 +2,27 @@
 // "connect a wallet and pay 10 USDC" app of other checkout / wallet SDKs.
 // Method: bench/size/README.md. Usage: node bench/size/run.mjs (writes bench/size/dist/results.json,
 // ignored by git: a run's figures belong to its machine and day; the README keeps the table).
-import { spawnSync } from 'node:child_process'
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
+import {
+  APPS,
+  buildApp,
+  ensureInstalled,
+  installed,
+  installedVersion,
+  loadBundler,
+  outName,
+} from '../lib/competitors.mjs'
 import { referenceBuild, thisTreeBuild } from '../lib/reference.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const repo = resolve(here, '../..')
-const competitorsDir = join(here, 'competitors')
-const appsDir = join(here, 'apps')
 const outRoot = join(here, 'dist') // ignored by git and biome (**/dist)
 const oursDir = thisTreeBuild()
 const OURS_FIRST = 'paysession-checkout.js'
-
-// competitors/ holds two wagmi stacks: wagmi 2 (+ @wagmi/core 2, @wagmi/connectors 6) at the top of
-// node_modules, for RainbowKit, ConnectKit and OnchainKit, which require wagmi 2; and wagmi 3 under
-// alias names, for a second baseline and AppKit (its adapter takes either; a fresh install gets
-// wagmi 3, the default row; wagmi 2 is the second AppKit row). The same app source is built twice.
-const WAGMI3 = {
-  wagmi: 'wagmi-3',
-  '@wagmi/core': 'wagmi-core-3',
-  '@wagmi/connectors': 'wagmi-connectors-8',
-}
-
-/** Each competitor app: the packages whose versions we report, and per-app aliases. */
-const APPS = [
-  {
-    name: 'wagmi-baseline',
-    label: 'Baseline: wagmi 2 + viem + react-query, no UI',
-    pkgs: ['wagmi', 'viem'],
-  },
-  {
-    name: 'wagmi-baseline',
-    label: 'Baseline: wagmi 3 + viem + react-query, no UI',
-    pkgs: ['wagmi-3', 'viem'],
-    alias: WAGMI3,
-    outName: 'wagmi3-baseline',
-  },
-  {
-    name: 'rainbowkit',
-    label: 'RainbowKit (wagmi 2 + React 19)',
-    pkgs: ['@rainbow-me/rainbowkit', 'wagmi'],
-  },
-  {
-    name: 'reown-appkit',
-    label: 'Reown AppKit (wagmi 3 adapter)',
-    pkgs: ['@reown/appkit', '@reown/appkit-adapter-wagmi', 'wagmi-3'],
-    alias: WAGMI3,
-  },
-  {
-    name: 'reown-appkit',
-    label: 'Reown AppKit (wagmi 2 adapter)',
-    pkgs: ['@reown/appkit', '@reown/appkit-adapter-wagmi', 'wagmi'],
-    outName: 'reown-appkit-wagmi2',
-  },
-  {
-    name: 'connectkit',
-    label: 'ConnectKit (wagmi 2 + React 18)',
-    pkgs: ['connectkit', 'wagmi', 'react-18'],
-    alias: { react: 'react-18', 'react-dom': 'react-dom-18' },
-  },
-  {
-    name: 'onchainkit-checkout',
-    label: 'OnchainKit <Checkout>',
-    pkgs: ['@coinbase/onchainkit', 'wagmi'],
-  },
-  { name: 'thirdweb-checkout', label: 'thirdweb <CheckoutWidget>', pkgs: ['thirdweb'] },
-]
 
 const kb = (n) => Math.round((n / 1024) * 10) / 10
 const gz = (buf) => gzipSync(buf, { level: 9 }).length
@@ -181,125 +124,9 @@ function measureOurs(oursDir) {
 
 // ---------------------------------------------------------------- competitors
 
-function ensureInstalled() {
-  const marker = join(competitorsDir, 'node_modules/.package-lock.json')
-  const lock = join(competitorsDir, 'package-lock.json')
-  if (
-    existsSync(marker) &&
-    existsSync(lock) &&
-    statSync(marker).mtimeMs >= statSync(lock).mtimeMs - 1000
-  ) {
-    return null
-  }
-  // .npmrc in competitors/ sets legacy-peer-deps=true (the SDKs' peer ranges conflict).
-  const args = existsSync(lock) ? ['ci'] : ['install']
-  console.error(
-    `bench/size: npm ${args[0]} in ${relative(repo, competitorsDir)} (first run only, a few minutes)…`,
-  )
-  const r = spawnSync('npm', [...args, '--no-audit', '--no-fund'], {
-    cwd: competitorsDir,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    shell: process.platform === 'win32',
-  })
-  return r.status === 0 ? null : `npm ${args[0]} failed (exit ${r.status})`
-}
-
-function installed(pkg) {
-  try {
-    return JSON.parse(
-      readFileSync(join(competitorsDir, 'node_modules', pkg, 'package.json'), 'utf8'),
-    )
-  } catch {
-    return undefined
-  }
-}
-const installedVersion = (pkg) => installed(pkg)?.version
-
-/** name@version -> every root of that package in competitors/node_modules, shortest path first. */
-function indexPackages(nm) {
-  const index = new Map()
-  const rootKey = new Map()
-  const visitPackage = (root) => {
-    try {
-      const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-      if (name && version) {
-        const key = `${name}@${version}`
-        rootKey.set(root, key)
-        index.set(key, [...(index.get(key) ?? []), root])
-      }
-    } catch {}
-    if (existsSync(join(root, 'node_modules'))) visitModules(join(root, 'node_modules'))
-  }
-  const visitModules = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (!e.isDirectory() || e.name.startsWith('.')) continue
-      if (e.name.startsWith('@')) {
-        for (const s of readdirSync(join(dir, e.name), { withFileTypes: true }))
-          if (s.isDirectory()) visitPackage(join(dir, e.name, s.name))
-      } else visitPackage(join(dir, e.name))
-    }
-  }
-  visitModules(nm)
-  for (const roots of index.values()) roots.sort((x, y) => x.length - y.length || (x < y ? -1 : 1))
-  return { canonical: (root) => index.get(rootKey.get(root))?.[0] }
-}
-
-/**
- * Resolution for the competitor apps:
- * - bare imports from bench/size/apps/** resolve as if imported from competitors/ (its node_modules);
- * - identical copies of one package (same name@version at several node_modules paths, an artefact
- *   of installing all SDKs into one tree) collapse to one copy, so no SDK pays for our shared tree.
- */
-function competitorResolution(packages) {
-  const fakeImporter = join(competitorsDir, 'index.js')
-  return {
-    name: 'bench-size-resolution',
-    enforce: 'pre',
-    async resolveId(source, importer, options) {
-      if (source.startsWith('\0') || !importer) return null
-      const fromApp = importer.startsWith(appsDir) && !/^[./]|^[a-z]+:/i.test(source)
-      const r = await this.resolve(source, fromApp ? fakeImporter : importer, {
-        ...options,
-        skipSelf: true,
-      })
-      if (!r || r.external || !packages) return r
-      const m = r.id.match(/^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)([\\/].*)$/)
-      const root = m && packages.canonical(m[1])
-      if (!root || root === m[1]) return r
-      const id = root + m[2]
-      return existsSync(id.split('?')[0]) ? { ...r, id } : r
-    },
-  }
-}
-
-async function buildApp(vite, react, app, packages) {
-  const outDir = join(outRoot, app.outName ?? app.name)
-  rmSync(outDir, { recursive: true, force: true })
-  const entry = join(appsDir, app.name, 'main.tsx')
-  const t0 = Date.now()
-  await vite.build({
-    configFile: false,
-    envFile: false,
-    root: join(appsDir, app.name),
-    mode: 'production',
-    logLevel: 'error',
-    plugins: [competitorResolution(packages), react()],
-    resolve: { alias: app.alias ?? {} },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      outDir,
-      emptyOutDir: true,
-      minify: true,
-      cssMinify: true,
-      sourcemap: false,
-      manifest: true,
-      reportCompressedSize: false,
-      copyPublicDir: false,
-      target: 'es2022', // as packages/checkout/vite.config.ts
-      chunkSizeWarningLimit: 100_000,
-      rolldownOptions: { input: entry },
-    },
-  })
+async function measureApp(bundler, app) {
+  const outDir = join(outRoot, outName(app))
+  const seconds = await buildApp(bundler, app, outDir)
   const emitted = walk(outDir).filter((f) => !f.includes(`${join(outDir, '.vite')}`))
   const files = emitted.filter(isAsset)
   const others = emitted.filter((f) => !isAsset(f)) // e.g. .wasm fetched at run time: not counted
@@ -318,19 +145,14 @@ async function buildApp(vite, react, app, packages) {
     full: sizeOf(files),
     initial: sizeOf([...initial]),
     otherAssets: Object.fromEntries(others.map((f) => [relative(outDir, f), statSync(f).size])),
-    seconds: (Date.now() - t0) / 1000,
+    seconds,
   }
 }
 
 async function measureCompetitors() {
   const installError = ensureInstalled()
   if (installError) return APPS.map((app) => ({ app, error: installError }))
-  const nm = join(competitorsDir, 'node_modules')
-  const vite = await import(pathToFileURL(join(nm, 'vite/dist/node/index.js')).href)
-  const react = (await import(pathToFileURL(join(nm, '@vitejs/plugin-react/dist/index.js')).href))
-    .default
-  // BENCH_SIZE_NO_DEDUPE=1 bundles the tree as installed (no collapsing of identical copies).
-  const packages = process.env.BENCH_SIZE_NO_DEDUPE ? null : indexPackages(nm)
+  const bundler = await loadBundler()
   const rows = []
   for (const app of APPS) {
     // Real package names (wagmi-3 is wagmi, react-18 is react): name -> installed version.
@@ -343,7 +165,7 @@ async function measureCompetitors() {
       continue
     }
     try {
-      rows.push({ app, versions, ...(await buildApp(vite, react, app, packages)) })
+      rows.push({ app, versions, ...(await measureApp(bundler, app)) })
     } catch (e) {
       // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colours
       const text = String(e?.message ?? e).replace(/\u001b\[[0-9;]*m/g, '')
@@ -357,10 +179,7 @@ async function measureCompetitors() {
       `bench/size: ${app.outName ?? app.name} ${rows.at(-1).error ?? `${rows.at(-1).seconds}s`}\n`,
     )
   }
-  return {
-    rows,
-    bundler: `vite ${installedVersion('vite')} (rolldown ${installedVersion('rolldown')})`,
-  }
+  return { rows, bundler: bundler.name }
 }
 
 // ---------------------------------------------------------------- table

@@ -22,8 +22,8 @@ import { createX402Handler } from '@paysession/server/x402'
  * @param {{
  *   relayStore?: import('@paysession/server/relay').RelayStore
  *   trustProxy?: import('@paysession/server').TrustProxy
- * }} parts the runtime's durable storage for what the relay sent (a file on Node, a KV namespace
- *   on Workers; without it there is no relay), and who may say the caller's address when the
+ * }} parts the relay's store, shared by every instance (a file for one Node process, Postgres
+ *   on serverless, a Durable Object on Workers; without it there is no relay), and who may say the caller's address when the
  *   runtime fixes it (Cloudflare on Workers)
  */
 export function createShop(env, { relayStore, trustProxy } = {}) {

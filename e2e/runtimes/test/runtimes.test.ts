@@ -1,8 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { signWebhook, startSandbox } from '@paysession/sandbox'
-import { describe, expect, test } from 'vitest'
+import { signWebhook, startSandbox, transferWithAuthorizationTypes } from '@paysession/sandbox'
+import { createPaySessionClient } from '@paysession/server'
+import { createPublicClient, http, parseUnits, toHex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, describe, expect, test } from 'vitest'
+import { startPostgres } from '../../../scripts/services.mjs'
 import { runtimes } from './runtimes.js'
 
 // One story, the demo's, told by the same merchant example in each runtime: the page creates a
@@ -34,6 +38,11 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
   throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`)
 }
 
+// The Next.js recipe's relay store: one Postgres for the suite (each recipe uses its own tables'
+// rows by session id, so they do not meet).
+const postgres = startPostgres()
+afterAll(async () => (await postgres).stop())
+
 describe.concurrent('the merchant example in each runtime', () => {
   for (const runtime of runtimes)
     test(runtime.name, async () => {
@@ -61,6 +70,7 @@ describe.concurrent('the merchant example in each runtime', () => {
           PAYSESSION_CHECKOUT_INTEGRITY: CHECKOUT_INTEGRITY,
           RELAYER_KEY: sandbox.relayer.privateKey,
           RELAY_STORE_FILE: join(dir, 'relay.json'),
+          DATABASE_URL: (await postgres).url,
           PAYSESSION_RELAY_NETWORKS: JSON.stringify({
             [sandbox.network]: {
               chainId: sandbox.chainId,
@@ -202,9 +212,53 @@ describe.concurrent('the merchant example in each runtime', () => {
           // Paid: the x402 URL asks for nothing more.
           expect((await fetch(x402)).status, shop.output()).toBe(409)
 
+          // A gasless payment through the recipe's relay and its store: sent once, funded.
+          const next = await createPaySessionClient({
+            apiBase: sandbox.apiUrl,
+            apiKey: sandbox.apiKey,
+          }).createSession({ amount: '10.00', currency: 'USD' })
+          const chain = createPublicClient({ transport: http(sandbox.rpcUrl) })
+          const payer = privateKeyToAccount(sandbox.customers[1]!.privateKey)
+          const message = {
+            from: payer.address,
+            to: next.oneTimeWalletAddress as `0x${string}`,
+            value: parseUnits('10', 6),
+            validAfter: 0n,
+            validBefore: (await chain.getBlock()).timestamp + 600n,
+            nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
+          }
+          const signature = await payer.signTypedData({
+            domain: {
+              name: 'USD Coin (test)',
+              version: '2',
+              chainId: sandbox.chainId,
+              verifyingContract: sandbox.tokens.USDC.address,
+            },
+            types: transferWithAuthorizationTypes,
+            primaryType: 'TransferWithAuthorization',
+            message,
+          })
+          const gasless = await fetch(`${shop.url}/relay`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              paymentSessionId: next.paymentSessionId,
+              token: 'USDC',
+              authorization: Object.fromEntries(
+                Object.entries(message).map(([k, v]) => [k, String(v)]),
+              ),
+              signature,
+            }),
+          })
+          expect(gasless.status, shop.output()).toBe(200)
+          const { transactionHash } = await gasless.json()
+          expect((await chain.waitForTransactionReceipt({ hash: transactionHash })).status).toBe(
+            'success',
+          )
+
           // The relay's per-IP limit holds in every runtime, whatever X-Forwarded-For a caller
           // writes: 30 at once from one address, each claiming another, and the default 20 at
-          // once (less the request above) let through.
+          // once (less the requests above) let through.
           const flood = await Promise.all(
             Array.from({ length: 30 }, (_, i) =>
               fetch(`${shop.url}/relay`, {

@@ -126,6 +126,8 @@ export const runtimes: Runtime[] = [
     '--allow-net',
     '--allow-env',
     '--allow-read',
+    // The relay's file store writes its records.
+    '--allow-write',
     'main.ts',
   ]),
   command('Bun', 'bun', () => [bin('bun'), 'server.ts']),
@@ -150,7 +152,7 @@ export const runtimes: Runtime[] = [
         script: bundle.outputFiles[0]!.text,
         compatibilityDate: '2026-04-26',
         bindings: { SHOP_ORIGIN: `http://127.0.0.1:${port}`, ...env },
-        kvNamespaces: ['RELAY'],
+        durableObjects: { RELAY_STORE: 'RelayStoreObject' },
         host: '127.0.0.1',
         port,
         handleRuntimeStdio(stdout, stderr) {

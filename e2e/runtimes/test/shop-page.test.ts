@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { type Sandbox, startRewritingProxy, startSandbox } from '@paysession/sandbox'
 import { isPaySessionError } from '@paysession/server'
 import { toNodeListener } from '@paysession/server/node'
-import type { RelayStore } from '@paysession/server/relay'
+import { createMemoryRelayStoreForTestsOnly, type RelayStore } from '@paysession/server/relay'
 import { type DefaultTreeAdapterMap, parse } from 'parse5'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createShop } from '../../../examples/shop/shop.js'
@@ -20,11 +20,8 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => sb?.stop())
 
-const store: RelayStore = {
-  get: async () => undefined,
-  set: async () => {},
-  delete: async () => {},
-}
+// The page never reaches the relay: any store that passes the relay's options check.
+const store: RelayStore = createMemoryRelayStoreForTestsOnly()
 const SCRIPT =
   'https://cdn.example.com/@paysession/checkout@0.1.0/dist/cdn/0.1.0/paysession-checkout.full.js'
 const INTEGRITY = 'sha384-fGw5PYgG0D7UdyJjapdbxGx2ianhpKEy42hk8Kkx3muDsIazPgIpCaQLxXCkC0Rh'

@@ -1,27 +1,22 @@
 import { createShop } from '@paysession/example-shop'
-import type { RelayStore } from '@paysession/server/relay'
+import { type DurableObjectNamespace, durableObjectRelayStore } from './relayStore.js'
 
-type KV = {
-  get(key: string): Promise<string | null>
-  put(key: string, value: string): Promise<void>
-  delete(key: string): Promise<void>
-}
-type Env = Record<string, string | undefined> & { RELAY: KV }
+export { RelayStoreObject } from './relayStore.js'
 
-// What the relay sent, in a KV namespace (for several relays at once, a Durable Object or D1).
-const kvRelayStore = (kv: KV): RelayStore => ({
-  get: async (id) => JSON.parse((await kv.get(id)) ?? 'null') ?? undefined,
-  set: (id, record) => kv.put(id, JSON.stringify(record)),
-  delete: (id) => kv.delete(id),
-})
+type Env = Record<string, string | undefined> & { RELAY_STORE: DurableObjectNamespace }
 
 // Workers hand configuration to each request (`env`), so the shop is made on the first one.
+// The relay's store is a Durable Object every isolate shares: one claim per session, one
+// relayer nonce at a time (KV has no compare-and-set).
 let shop: ReturnType<typeof createShop> | undefined
 
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
     // Cloudflare's edge sets CF-Connecting-IP on every request a Worker gets.
-    shop ??= createShop(env, { relayStore: kvRelayStore(env.RELAY), trustProxy: 'cloudflare' })
+    shop ??= createShop(env, {
+      relayStore: durableObjectRelayStore(env.RELAY_STORE),
+      trustProxy: 'cloudflare',
+    })
     const { pathname } = new URL(request.url)
     if (request.method === 'GET' && pathname === '/') return shop.checkout(request)
     if (request.method === 'POST' && pathname === '/webhooks/paysession')

@@ -102,6 +102,94 @@ describe('checkout controller against the sandbox', () => {
     }
   })
 
+  test('review Pay: the chain is asked while the status is read, in the same round trip', async () => {
+    const customer = sb.customers[3]!
+    const session = await createSession(sb, '2.00')
+    const balanceOf = `0x70a08231${customer.address.slice(2).toLowerCase().padStart(64, '0')}`
+    let askedBalance = () => {}
+    const balanceAsked = new Promise<void>((resolve) => {
+      askedBalance = resolve
+    })
+    // After Pay, each status read answers only once the chain was asked for the payer's balance
+    // (or after 2 s): a payment asking the chain after the read shows as a read that timed out.
+    let paying = false
+    const reads: ('with the chain' | 'timed out')[] = []
+    const gated: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init)
+      if (!paying || !String(input).includes(session.paymentSessionId)) return response
+      const timeout = new Promise<'timed out'>((r) => setTimeout(() => r('timed out'), 2000))
+      reads.push(await Promise.race([balanceAsked.then(() => 'with the chain' as const), timeout]))
+      return response
+    }
+    const wagmi = mockWagmi(sb, customer.address, {
+      onRpc: (body) => {
+        if (paying && body.includes(balanceOf)) askedBalance()
+      },
+    })
+    const config = paySessionConfig(sb, wagmi, { fetch: gated })
+    const checkout = createCheckout(config, {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      await checkout.connect('mock')
+      await waitForStep(checkout, 'chooseToken')
+      checkout.selectToken('USDC')
+      paying = true
+      await checkout.pay()
+      await waitForStep(checkout, 'paid')
+      expect(reads.length).toBeGreaterThan(0)
+      expect(reads).not.toContain('timed out')
+      expect(
+        await transfersTo(sb, sb.tokens.USDC.address, session.oneTimeWalletAddress),
+      ).toHaveLength(1)
+    } finally {
+      checkout.destroy()
+    }
+  })
+
+  test("paid shows from the service's answer to the report, before any further read", async () => {
+    const customer = sb.customers[3]!
+    const session = await createSession(sb, '2.50')
+    // Once the hash is known, each status read answers only when the checkout shows paid (or
+    // after 2 s): a checkout that needed a read to show paid shows as a read that timed out.
+    let sent = false
+    let shownPaid = () => {}
+    const paid = new Promise<void>((resolve) => {
+      shownPaid = resolve
+    })
+    const reads: ('after paid' | 'timed out')[] = []
+    const gated: typeof fetch = async (input, init) => {
+      const read = (init?.method ?? 'GET') === 'GET' && String(input).includes('payment-sessions')
+      if (sent && read) {
+        const timeout = new Promise<'timed out'>((r) => setTimeout(() => r('timed out'), 2000))
+        reads.push(await Promise.race([paid.then(() => 'after paid' as const), timeout]))
+      }
+      return fetch(input, init)
+    }
+    const config = paySessionConfig(sb, mockWagmi(sb, customer.address), { fetch: gated })
+    const checkout = createCheckout(config, {
+      sessionId: session.paymentSessionId,
+      sessionToken: session.paymentSessionToken,
+    })
+    checkout.subscribe((state) => {
+      if (state.hash) sent = true
+      if (state.step === 'paid') shownPaid()
+    })
+    try {
+      await waitForStep(checkout, 'chooseWallet')
+      await checkout.connect('mock')
+      await waitForStep(checkout, 'chooseToken')
+      checkout.selectToken('USDC')
+      await checkout.pay()
+      await waitForStep(checkout, 'paid')
+      expect(reads).not.toContain('timed out')
+    } finally {
+      checkout.destroy()
+    }
+  })
+
   test('declined in the wallet, then retry pays once', async () => {
     const customer = sb.customers[2]!
     const session = await createSession(sb, '5.00')

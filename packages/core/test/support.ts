@@ -266,10 +266,16 @@ export function testWalletWagmi(
 export function paySessionConfig(
   sb: Sandbox,
   wagmiConfig: Config,
-  options: { storage?: PaySessionStorage; apiBase?: string; polling?: Record<string, number> } = {},
+  options: {
+    storage?: PaySessionStorage
+    apiBase?: string
+    polling?: Record<string, number>
+    fetch?: typeof fetch
+  } = {},
 ) {
   return createPaySessionConfig({
     apiBase: options.apiBase ?? sb.apiUrl,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     wagmiConfig,
     registry: createRegistry({ localRpcUrl: sb.rpcUrl }),
     storage: options.storage ?? createMemoryStorage(),

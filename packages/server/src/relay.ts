@@ -4,22 +4,33 @@ export {
   setClientAddress,
   type TrustProxy,
 } from './http/clientIp.js'
+export { createRelay, type Relay } from './relay/createRelay.js'
 export {
   createRelayHandler,
   type RelayHandler,
-  type RelayHandlerOptions,
-  type RelayNetwork,
-  type RelayToken,
 } from './relay/createRelayHandler.js'
 export { type RelayErrorCode, relayStatuses } from './relay/errors.js'
+export type {
+  RelayHandlerOptions,
+  RelayNetwork,
+  RelayOptions,
+  RelayToken,
+} from './relay/options.js'
+export type { RelayRequest } from './relay/parseRequest.js'
 export {
   createTokenBucketRateLimit,
   type RelayRateLimit,
   type TokenBucketOptions,
+  type TokenBucketRateLimitOptions,
 } from './relay/rateLimit.js'
+export type { SettleReturnType } from './relay/settle.js'
 export {
+  type AcceptedNonce,
+  createLocalNonceLock,
   createMemoryRelayStoreForTestsOnly,
   type RelayRecord,
   type RelayStore,
+  sameRecord,
+  serializeRecord,
   type TransferAuthorization,
 } from './relay/types.js'

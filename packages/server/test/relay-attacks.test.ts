@@ -6,7 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPaySessionClient, createWebhookHandler } from '../src/index.js'
 import { toNodeListener } from '../src/node.js'
-import { owed } from '../src/relay/createRelayHandler.js'
+import { owed } from '../src/relay/chainChecks.js'
 import {
   createMemoryRelayStoreForTestsOnly,
   createTokenBucketRateLimit,

@@ -176,6 +176,31 @@ describe('after a restart', () => {
   const testClient = () => createTestClient({ mode: 'anvil', transport: http(sb.rpcUrl) })
   const transfersTo = (otw: Hex) => kit.transfersTo(otw)
 
+  test('options are checked when the relay is built, each mistake named', () => {
+    const refusal = (options: Partial<RelayHandlerOptions>) => {
+      try {
+        relayWith(options)
+      } catch (error) {
+        return isPaySessionError(error, 'INVALID_CONFIG') ? error.shortMessage : String(error)
+      }
+      return 'built'
+    }
+    // A get/set/delete store of before: get-then-set is a race between instances.
+    const getSetOnly = { get: () => undefined, set: () => {}, delete: () => {} }
+    expect(refusal({ store: getSetOnly as never })).toMatch(/no claim\(\)/)
+    expect(refusal({ maxValiditySeconds: Number.NaN })).toMatch(/maxValiditySeconds/)
+    expect(refusal({ minValiditySeconds: -1 })).toMatch(/minValiditySeconds/)
+    expect(refusal({ maxGas: 0n })).toMatch(/maxGas/)
+    expect(refusal({ maxBodyBytes: Number.POSITIVE_INFINITY })).toMatch(/maxBodyBytes/)
+    expect(
+      refusal({ networks: { LOCAL: { chainId: 1.5, rpcUrl: sb.rpcUrl, tokens: {} } } }),
+    ).toMatch(/chainId/)
+    expect(
+      refusal({ networks: { LOCAL: { chainId: 1, rpcUrl: 'localhost:8545', tokens: {} } } }),
+    ).toMatch(/rpcUrl/)
+    expect(refusal({})).toBe('built')
+  })
+
   test('a store is required; with the file store a relay restarted while the first transfer is pending refuses a second authorization', async () => {
     // The README's setup once had no store and a restarted relay paid a session twice.
     let refused: unknown

@@ -20,7 +20,7 @@ import {
   type FollowPaymentReturnType,
   followPayment,
 } from './followPayment.js'
-import { preparePayment, startPaymentRecord } from './preparePayment.js'
+import { type PreparedPayment, preparePayment, startPaymentRecord } from './preparePayment.js'
 import type { SendWithCalls } from './sendWithCalls.js'
 
 export type PayWithWalletParameters = FollowPaymentParameters & {
@@ -40,6 +40,11 @@ export type PayWithWalletParameters = FollowPaymentParameters & {
    * it every wallet gets `eth_sendTransaction`.
    */
   sendCalls?: SendWithCalls | undefined
+  /**
+   * `preparePayment`'s checks of this payment, when the caller started them already (the checkout
+   * asks them beside its last status read, in the same round trip). Without it, asked here.
+   */
+  prepared?: Promise<PreparedPayment> | undefined
   signal?: AbortSignal | undefined
 } & ExpectedPayment
 export type PayWithWalletReturnType = FollowPaymentReturnType
@@ -56,7 +61,7 @@ export async function payWithWallet(
   config: PaySessionConfig,
   parameters: PayWithWalletParameters,
 ): Promise<PayWithWalletReturnType> {
-  const payment = await preparePayment(config, parameters)
+  const payment = await (parameters.prepared ?? preparePayment(config, parameters))
   const { account, network, token, to, amount, client } = payment
   const chainId = network.chainId
   const { sendCalls } = parameters

@@ -8,6 +8,7 @@ import { getStablecoinBalances } from '../actions/getStablecoinBalances.js'
 import { getWallets, watchWallets } from '../actions/getWallets.js'
 import type { payWithAuthorization } from '../actions/payWithAuthorization.js'
 import { payWithWallet } from '../actions/payWithWallet.js'
+import { preparePayment } from '../actions/preparePayment.js'
 import { reportFunding } from '../actions/reportFunding.js'
 import type { SendWithCalls } from '../actions/sendWithCalls.js'
 import { sessionQueryKey, watchSession } from '../actions/watchSession.js'
@@ -25,7 +26,7 @@ import {
   readPaymentRecord,
 } from '../utils/paymentRecord.js'
 import { writeSessionFacts } from '../utils/sessionFacts.js'
-import { isSettled } from '../utils/status.js'
+import { isPaidStatus, isSettled } from '../utils/status.js'
 import { SessionToken, type SessionTokenProvider } from './sessionToken.js'
 import {
   type CheckoutEvent,
@@ -372,9 +373,20 @@ export class CheckoutSession implements Checkout {
    */
   async askServiceToSettle(hash: Hex): Promise<void> {
     const { config, sessionId } = this
-    await this.token
+    const answer = await this.token
       .use((sessionToken) => reportFunding(config, { sessionId, sessionToken, hash, wait: true }))
-      .catch(() => {})
+      .catch(() => undefined)
+    this.#onReportAnswer(answer)
+  }
+
+  /**
+   * A service that answers a report with the status it now holds (an extension): paid shows at
+   * once, without waiting for the read that follows, which brings the rest of the session.
+   */
+  #onReportAnswer(answer: { status?: PaymentSession['status'] | undefined } | undefined) {
+    const shown = this.#state.session
+    if (shown && answer?.status && isPaidStatus(answer.status) && !this.settled)
+      this.#onSession({ ...shown, status: answer.status })
     this.refresh()
   }
 
@@ -497,14 +509,18 @@ export class CheckoutSession implements Checkout {
     const { config } = this
     const { paths, relayUrl, expectedAmount, expectedCurrency } = this.#parameters
     try {
-      // Never twice: the freshest status and the chain decide before any prompt opens.
+      // Never twice: the freshest status and the chain decide before any prompt opens. The chain
+      // is asked about the session the review shows while its status is read, in the same round
+      // trip; a session that changed in what those checks read is asked about again.
+      const shown = this.#state.session
+      const early = shown && !gasless ? this.#checkEarly(shown, selected) : undefined
       const session = await this.#readSession()
       this.#onSession(session)
       if (this.settled) return
-      const previous = await checkPreviousPayment(config, {
-        session,
-        staleAfter: this.staleAfter,
-      })
+      const same = early && sameChecks(shown!, session)
+      const previous = await (same
+        ? early.previous
+        : checkPreviousPayment(config, { session, staleAfter: this.staleAfter }))
       if (previous.kind !== 'none') return await this.#resume(previous)
       // A rarer path's code loads when a customer takes it.
       const action = gasless ? (await paths.gasless!()).payWithAuthorization : payWithWallet
@@ -517,6 +533,7 @@ export class CheckoutSession implements Checkout {
         expectedAmount,
         expectedCurrency,
         signal: this.signal,
+        prepared: same ? early.prepared : undefined,
         ...(calls && {
           sendCalls: async (...args) => (await calls()).sendWithCalls(...args),
         }),
@@ -526,9 +543,9 @@ export class CheckoutSession implements Checkout {
         onHash: (hash) => {
           this.dispatch({ type: 'hash' }, { hash, explorerTxUrl: this.explorerTxUrl(hash) })
         },
-        onReported: () => {
+        onReported: (answer) => {
           this.dispatch({ type: 'reported' })
-          this.refresh()
+          this.#onReportAnswer(answer)
         },
       })
       this.dispatch({ type: 'mined' })
@@ -538,6 +555,24 @@ export class CheckoutSession implements Checkout {
     } finally {
       this.#busy = false
     }
+  }
+
+  /**
+   * The chain's checks of a payment of `session` in `token`: whether it was paid already
+   * (checkPreviousPayment) and the payer's side (preparePayment: balance, block). Not on a wallet
+   * on another network, whose switch prompt waits for the fresh status.
+   */
+  #checkEarly(session: PaymentSession, token: string) {
+    if (getConnection(this.config.wagmiConfig).chainId !== this.#assets?.network.chainId) return
+    const { expectedAmount, expectedCurrency } = this.#parameters
+    const early = {
+      previous: checkPreviousPayment(this.config, { session, staleAfter: this.staleAfter }),
+      prepared: preparePayment(this.config, { session, token, expectedAmount, expectedCurrency }),
+    }
+    // Awaited only when the fresh status agrees: a failure before then is not unhandled.
+    early.previous.catch(() => {})
+    early.prepared.catch(() => {})
+    return early
   }
 
   #onPayError(error: PaySessionError) {
@@ -602,4 +637,20 @@ function isRetryable(error: unknown) {
       error.code,
     )
   )
+}
+
+/** What the payment's chain checks read of a session: equal, their answers hold for both. */
+const checkedFields = [
+  'status',
+  'amount',
+  'currency',
+  'network',
+  'tokenSymbol',
+  'acceptedTokens',
+  'oneTimeWalletAddress',
+  'userSubmittedTransactionHash',
+  'fundingTransactionHash',
+] as const
+function sameChecks(a: PaymentSession, b: PaymentSession): boolean {
+  return checkedFields.every((key) => JSON.stringify(a[key]) === JSON.stringify(b[key]))
 }

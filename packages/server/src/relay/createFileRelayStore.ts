@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { open, rename } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { RelayRecord, RelayStore } from './types.js'
+import { createLocalNonceLock, type RelayRecord, type RelayStore, sameRecord } from './types.js'
 
 /**
  * A durable relay store in one JSON file, for a relay that runs as one process: the records are
@@ -10,8 +10,10 @@ import type { RelayRecord, RelayStore } from './types.js'
  * restarted relay reads them back and still refuses a second authorization for a session whose
  * first one is pending. Changes made while a write is under way go to disk together in the next
  * one; each `set` and `delete` resolves once its change is on disk. This or your own table is
- * required: the relay has no in-memory default. Several relay processes need a shared store
- * instead (a database table keyed by session id).
+ * required: the relay has no in-memory default. It holds for ONE process only: its claims and
+ * its nonce lock live in this process's memory, so several relay processes (replicas,
+ * serverless instances) need a shared store instead: `createPostgresRelayStore` or
+ * `createRedisRelayStore`.
  * @example createRelayHandler({ ..., store: createFileRelayStore('/var/lib/shop/relay.json') })
  */
 export function createFileRelayStore(file: string): RelayStore {
@@ -55,12 +57,20 @@ export function createFileRelayStore(file: string): RelayStore {
 
   return {
     get: (sessionId) => records.get(sessionId),
+    claim(sessionId, record, replacing) {
+      if (!sameRecord(records.get(sessionId), replacing)) return false
+      records.set(sessionId, record)
+      return persist().then(() => true)
+    },
     set(sessionId, record) {
       records.set(sessionId, record)
       return persist()
     },
-    delete(sessionId) {
-      return records.delete(sessionId) ? persist() : undefined
+    release(sessionId, record) {
+      if (!sameRecord(records.get(sessionId), record)) return
+      records.delete(sessionId)
+      return persist()
     },
+    withNonce: createLocalNonceLock(),
   }
 }

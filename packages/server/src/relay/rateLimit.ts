@@ -20,16 +20,12 @@ export type TokenBucketOptions = {
  * @example createRelayHandler({ ..., rateLimit: createTokenBucketRateLimit({ ip: { burst: 60, perSecond: 2 } }) })
  */
 export function createTokenBucketRateLimit(
-  options: { ip?: TokenBucketOptions; session?: TokenBucketOptions } = {},
+  options: TokenBucketRateLimitOptions = {},
   now: () => number = Date.now,
 ): RelayRateLimit {
-  const kinds = {
-    ip: options.ip ?? { burst: 20, perSecond: 0.5 },
-    session: options.session ?? { burst: 6, perSecond: 0.1 },
-  }
   const buckets = new Map<string, { tokens: number; at: number }>()
   return (key) => {
-    const kind = key.startsWith('session:') ? kinds.session : kinds.ip
+    const kind = bucketOf(key, options)
     const at = now()
     const previous = buckets.get(key)
     const refilled = previous
@@ -44,4 +40,13 @@ export function createTokenBucketRateLimit(
     }
     return allowed
   }
+}
+
+export type TokenBucketRateLimitOptions = { ip?: TokenBucketOptions; session?: TokenBucketOptions }
+
+/** The bucket a key is counted in, with the defaults every rate limit shares. */
+export function bucketOf(key: string, options: TokenBucketRateLimitOptions): TokenBucketOptions {
+  return key.startsWith('session:')
+    ? (options.session ?? { burst: 6, perSecond: 0.1 })
+    : (options.ip ?? { burst: 20, perSecond: 0.5 })
 }

@@ -1,0 +1,8 @@
+// Stores shared by every relay and webhook instance, over the `postgres` client (an optional
+// peer dependency: only this entry imports it).
+export {
+  createPostgresDedupeStore,
+  createPostgresRateLimit,
+  createPostgresRelayStore,
+  type PostgresStoreOptions,
+} from './stores/postgres.js'
