@@ -8,8 +8,8 @@ import type { PaymentRequired, SettleResponse } from '@x402/core/types'
 import type { PaymentSession } from '../client/types.js'
 import { createClientIp, ipRateLimitKey } from '../http/clientIp.js'
 import { BodyTooLargeError, readBody } from '../http/readBody.js'
-import type { RelayHandlerOptions } from '../relay/createRelayHandler.js'
 import { relayError } from '../relay/errors.js'
+import type { RelayHandlerOptions } from '../relay/options.js'
 import { createTokenBucketRateLimit } from '../relay/rateLimit.js'
 import { caip2, createTokenBook } from './paymentRequirements.js'
 import { readPayment, readRelayBody } from './readPayment.js'
@@ -52,7 +52,7 @@ export type X402Handler = (request: Request) => Promise<Response>
  * app.all('/x402', toNodeListener(x402)) // GET /x402?session=ps_…
  */
 export function createX402Handler(options: X402HandlerOptions): X402Handler {
-  if (!options.store || typeof options.store.get !== 'function')
+  if (!options.store || typeof options.store.claim !== 'function')
     throw merchantError('INVALID_CONFIG', {
       shortMessage: 'The x402 endpoint needs the relay’s durable store: pass store.',
       details: 'It keeps one payment per session, whichever route settles it.',

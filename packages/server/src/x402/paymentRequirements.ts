@@ -10,9 +10,9 @@ import {
   type PublicClient,
 } from 'viem'
 import type { PaymentSession } from '../client/types.js'
-import type { RelayNetwork } from '../relay/createRelayHandler.js'
-import { owed } from '../relay/createRelayHandler.js'
+import { owed } from '../relay/chainChecks.js'
 import { relayError } from '../relay/errors.js'
+import type { RelayNetwork } from '../relay/options.js'
 
 /** A token's address, its EIP-712 domain (x402's `extra`) and its decimals. */
 export type X402Token = {

@@ -3,8 +3,8 @@ import { type FacilitatorClient, HTTPFacilitatorClient } from '@x402/core/http'
 import { SettleError, type SettleResponse, VerifyError } from '@x402/core/types'
 import { type Address, isAddress, isAddressEqual, recoverTypedDataAddress, zeroAddress } from 'viem'
 import type { PaymentSession } from '../client/types.js'
-import type { RelayHandlerOptions } from '../relay/createRelayHandler.js'
 import { type RelayErrorCode, relayError } from '../relay/errors.js'
+import type { RelayOptions } from '../relay/options.js'
 import type { RelayStore } from '../relay/types.js'
 import type { createTokenBook, X402Candidate } from './paymentRequirements.js'
 import type { X402Settle } from './types.js'
@@ -21,7 +21,7 @@ export type FacilitatorSettlementOptions = {
   readSession: (id: string) => Promise<PaymentSession>
   maxTimeoutSeconds: number
   /** Called once the facilitator settled a payment, as the relay calls it once it sent one. */
-  onRelayed?: RelayHandlerOptions['onRelayed']
+  onRelayed?: RelayOptions['onRelayed']
 }
 
 /**
@@ -102,7 +102,7 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
     return exclusively(sessionId, async () => {
       const same = (record: { from: Address; nonce: string }) =>
         record.nonce === auth.nonce && isAddressEqual(record.from, auth.from)
-      const previous = await store.get(sessionId)
+      const previous = (await store.get(sessionId)) ?? undefined
       // The same payment again (a retried request): its settlement, even once the session is paid.
       if (previous?.hash && same(previous)) return { transaction: previous.hash, sessionId }
 
@@ -149,24 +149,27 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
         })
       if (used) throw relayError('AUTHORIZATION_USED')
 
-      // Claimed before the facilitator is asked, so a second payment meanwhile is refused.
-      await store.set(sessionId, {
+      // Claimed before the facilitator is asked: of payments racing on any number of
+      // instances, the store's atomic claim lets one through.
+      const record = {
         from: auth.from,
         nonce: auth.nonce,
         validBefore: auth.validBefore.toString(),
         network: due.network,
         token: token.address,
         fromBlock: block.number.toString(),
-      })
+        claimedAt: Date.now(),
+      }
+      if (!(await store.claim(sessionId, record, previous))) throw relayError('ALREADY_RELAYED')
       const payload = claim.payloadFor(requirements)
       // A facilitator answers a refusal as a 4xx that the client throws as VerifyError/SettleError.
       const verified = await facilitator.verify(payload, requirements).catch(async (error) => {
         if (error instanceof VerifyError) return { isValid: false, ...error }
-        await store.delete(sessionId)
+        await store.release(sessionId, record)
         throw relayError('RELAY_UNAVAILABLE', { details: 'facilitator /verify', cause: error })
       })
       if (!verified.isValid) {
-        await store.delete(sessionId)
+        await store.release(sessionId, record)
         throw refusalOf(verified.invalidReason, verified.invalidMessage)
       }
       let settled: SettleResponse
@@ -180,11 +183,11 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
       }
       if (!settled.success || !/^0x[0-9a-fA-F]{64}$/.test(settled.transaction)) {
         // The facilitator answered that nothing was sent: the session stays payable.
-        if (!settled.transaction) await store.delete(sessionId)
+        if (!settled.transaction) await store.release(sessionId, record)
         throw refusalOf(settled.errorReason, settled.errorMessage)
       }
       const transaction = settled.transaction as `0x${string}`
-      await store.set(sessionId, { ...(await store.get(sessionId))!, hash: transaction })
+      await store.set(sessionId, { ...record, hash: transaction })
       options.onRelayed?.({
         sessionId,
         paymentSessionId: sessionId,
