@@ -47,6 +47,40 @@ async function contractPayer(): Promise<ClientEvmSigner> {
   return { address, signTypedData: (data) => owner.signTypedData(data as never) }
 }
 
+/**
+ * Delegates the customer's own account by EIP-7702 (a sponsor sends the delegation): it keeps
+ * its key, and now has code the token would run.
+ */
+async function delegate(key: Hex) {
+  const customer = privateKeyToAccount(key)
+  const sponsor = createWalletClient({
+    account: privateKeyToAccount(sb.customers[2]!.privateKey),
+    transport: http(sb.rpcUrl),
+  })
+  const deployed = await kit.publicClient.waitForTransactionReceipt({
+    hash: await sponsor.deployContract({
+      chain: null,
+      abi: artifacts.TestGasBurningPayer.abi,
+      bytecode: artifacts.TestGasBurningPayer.bytecode,
+      args: [customer.address],
+    }),
+  })
+  const authorization = await customer.signAuthorization({
+    contractAddress: deployed.contractAddress!,
+    chainId: sb.chainId,
+    nonce: 0,
+  })
+  await kit.publicClient.waitForTransactionReceipt({
+    hash: await sponsor.sendTransaction({
+      chain: null,
+      authorizationList: [authorization],
+      to: sponsor.account.address,
+    }),
+  })
+  const code = await kit.publicClient.getCode({ address: customer.address })
+  expect(code?.startsWith('0xef0100')).toBe(true)
+}
+
 const cancelTypes = {
   CancelAuthorization: [
     { name: 'authorizer', type: 'address' },
@@ -151,6 +185,15 @@ describe.each(['relay', 'facilitator'] as const)('refused through the %s', (rout
         return header
       }),
     ).toEqual([409, 'AUTHORIZATION_USED'])
+  })
+
+  test('an EIP-7702-delegated payer not on the list', async () => {
+    const customer = await kit.customerWithoutGas()
+    await delegate(customer.key)
+    expect(await refusal((_, url) => x.signedPayment(accountOf(customer.key), url))).toEqual([
+      400,
+      'RELAY_REFUSED',
+    ])
   })
 
   test('a contract payer not on the list', async () => {

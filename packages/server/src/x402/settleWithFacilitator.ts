@@ -3,6 +3,7 @@ import { type FacilitatorClient, HTTPFacilitatorClient } from '@x402/core/http'
 import { SettleError, type SettleResponse, VerifyError } from '@x402/core/types'
 import { type Address, isAddress, isAddressEqual, recoverTypedDataAddress, zeroAddress } from 'viem'
 import type { PaymentSession } from '../client/types.js'
+import { assertPayerPolicy, isAllowedContractPayer } from '../relay/contractPayers.js'
 import { type RelayErrorCode, relayError } from '../relay/errors.js'
 import type { RelayOptions } from '../relay/options.js'
 import type { RelayStore } from '../relay/types.js'
@@ -38,7 +39,6 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
       ? new HTTPFacilitatorClient({ url: options.facilitator })
       : options.facilitator
   const { store, book } = options
-  const contractPayers = options.contractPayers ?? []
   const maxValidity = BigInt(options.maxValiditySeconds ?? 3600)
   const minValidity = BigInt(options.minValiditySeconds ?? 30)
 
@@ -52,12 +52,6 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
     } finally {
       if (locks.get(key) === run) locks.delete(key)
     }
-  }
-
-  async function isAllowedContractPayer(address: Address): Promise<boolean> {
-    return Array.isArray(contractPayers)
-      ? contractPayers.some((allowed) => isAddressEqual(allowed, address))
-      : await contractPayers(address)
   }
 
   return async (claim) => {
@@ -90,7 +84,7 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
       }).catch(() => undefined)
       if (signer && isAddressEqual(signer, auth.from)) signed.push(candidate)
     }
-    if (signed.length === 0 && !(await isAllowedContractPayer(auth.from)))
+    if (signed.length === 0 && !(await isAllowedContractPayer(options, auth.from)))
       refuse('the signature is not the payer’s, and the payer is no allowed contract')
 
     const session = await options.readSession(claim.sessionId)
@@ -125,6 +119,8 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
         throw relayError('AUTHORIZATION_EXPIRED')
       if (auth.validBefore > block.timestamp + maxValidity)
         throw relayError('AUTHORIZATION_TOO_LONG')
+      // A payer with code (a contract, an EIP-7702 delegation) only when listed.
+      await assertPayerPolicy(options, chain, auth.from)
       if (auth.value !== BigInt(requirements.amount))
         throw relayError('WRONG_AMOUNT', {
           details: `${auth.value} units, the session owes ${requirements.amount}`,
