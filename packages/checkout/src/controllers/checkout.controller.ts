@@ -62,6 +62,8 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
   readonly sessionToken: string | undefined
   readonly apiBase: string | undefined
   readonly relayUrl: string | undefined
+  /** Shown in the manual step (`x402-url`). */
+  readonly x402Url: string | undefined
   readonly pollInterval: number | undefined
   readonly polling: Partial<PollingSettings> | undefined
   readonly paymasterUrl: string | undefined

@@ -40,5 +40,6 @@ for (const name of [
   'tokens',
   'networks',
   'allow-token-overrides',
+  'x402-url',
 ])
   if (params.get(name)) element.setAttribute(name, params.get(name))

@@ -64,6 +64,7 @@ const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1
  * @csspart error - An error message.
  * @csspart notice - A notice (gas warning, waiting).
  * @csspart address - The receiving address.
+ * @csspart x402-url - The session's x402 URL in the manual step (with `x402-url`).
  * @csspart qr - The EIP-681 QR code, or the QR code that opens the checkout on a phone.
  * @csspart wallet-link - A link that opens the checkout in a wallet app (a phone without a wallet).
  *
@@ -91,6 +92,7 @@ export class PaySessionCheckout extends LitElement {
     expectedAmount: { attribute: 'expected-amount' },
     expectedCurrency: { attribute: 'expected-currency' },
     relayUrl: { attribute: 'relay-url' },
+    x402Url: { attribute: 'x402-url' },
     pollInterval: { attribute: 'poll-interval', type: Number },
     paymasterUrl: { attribute: 'paymaster-url' },
     walletConnectProjectId: { attribute: 'wallet-connect-project-id' },
@@ -132,6 +134,11 @@ export class PaySessionCheckout extends LitElement {
    * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
    */
   declare relayUrl: string | undefined
+  /**
+   * The session's x402 URL (`x402-url`): `createX402Handler` of `@paysession/server/x402`. Shown
+   * in the manual step, to copy, for agents and x402-aware wallets.
+   */
+  declare x402Url: string | undefined
   /**
    * How often (ms) the checkout reads the session while a payment is on its way or the customer
    * pays by hand (`poll-interval`): core's `polling.interval`, default 2000. Read when the
