@@ -11,6 +11,7 @@ export const workspaceAlias = {
   '@paysession/server/node': src('server', 'node.ts'),
   '@paysession/server/postgres': src('server', 'postgres.ts'),
   '@paysession/server/redis': src('server', 'redis.ts'),
+  '@paysession/server/x402': src('server', 'x402.ts'),
   '@paysession/sandbox/inpage': src('sandbox', 'inpage/index.ts'),
   '@paysession/sandbox': src('sandbox', 'index.ts'),
   '@paysession/core': src('core', 'exports/index.ts'),

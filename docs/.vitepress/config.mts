@@ -129,6 +129,7 @@ export default defineConfig({
           { text: "The merchant's server", link: '/server' },
           { text: 'Webhooks', link: '/server#webhook-snippet' },
           { text: 'Gasless payments', link: '/gasless' },
+          { text: 'Payments from software (x402)', link: '/x402' },
           { text: 'Wallets and payment paths', link: '/payment-paths' },
           ...optional('wallets', 'Wallets, tested'),
           ...optional('runtimes', 'Runtimes'),

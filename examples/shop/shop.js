@@ -5,6 +5,7 @@ import {
   PaySessionError,
 } from '@paysession/server'
 import { createRelayHandler } from '@paysession/server/relay'
+import { createX402Handler } from '@paysession/server/x402'
 
 /**
  * The example merchant, the same story as the demo, as fetch-style handlers
@@ -13,7 +14,9 @@ import { createRelayHandler } from '@paysession/server/relay'
  * - `checkout`: creates a payment session and answers the checkout page (one script tag);
  * - `webhook`: verifies a signed status update, confirms the status with the service, and
  *   captures the whole amount once the session is FUNDED;
- * - `relay`: submits a customer's gasless authorization (EIP-3009), or refuses it.
+ * - `relay`: submits a customer's gasless authorization (EIP-3009), or refuses it;
+ * - the checkout route with `?session=<id>` is that session's x402 URL, where software pays it
+ *   (settled by the relayer, or by the x402 facilitator at `X402_FACILITATOR_URL`).
  *
  * @param {Record<string, string | undefined>} env where each runtime keeps its configuration
  * @param {{
@@ -39,9 +42,32 @@ export function createShop(env, { relayStore, trustProxy } = {}) {
   // Where the page sends gasless payments: the shop's configured origin, never the request's
   // Host header, which whoever sends the request writes.
   const relayUrl = relayStore ? new URL('/relay', shopOrigin(env.SHOP_ORIGIN)).href : undefined
+  // e.g. {"BASE":{"chainId":8453,"rpcUrl":"https://…","tokens":{"USDC":"0x8335…2913"}}}
+  const networks = JSON.parse(env.PAYSESSION_RELAY_NETWORKS ?? '{}')
+  // Whose word the per-IP rate limit takes for the caller's address. Unset: the peer's
+  // (toNodeListener, or setClientAddress in the runtime's file). Behind one load balancer
+  // or a platform's proxy (Vercel, Fly, Render, nginx): TRUST_PROXY=1; behind Cloudflare:
+  // cloudflare; or your proxies' CIDRs, comma-separated.
+  const trust = trustProxy ?? env.TRUST_PROXY
+  const x402 =
+    relayStore &&
+    createX402Handler({
+      client: paysession,
+      ...(env.X402_FACILITATOR_URL
+        ? { facilitator: env.X402_FACILITATOR_URL }
+        : { relayer: env.RELAYER_KEY }),
+      networks,
+      store: relayStore,
+      trustProxy: trust,
+    })
 
-  async function checkout() {
+  /** @param {Request} request */
+  async function checkout(request) {
+    if (x402 && new URL(request.url).searchParams.has('session')) return x402(request)
     const session = await paysession.createSession({ amount: '10.00', currency: 'USD' })
+    const x402Url =
+      relayUrl &&
+      new URL(`/?session=${encodeURIComponent(session.paymentSessionId)}`, relayUrl).href
     // A real shop stores the session id and token with its order here.
     const page = `<!doctype html>
 <title>Checkout</title>
@@ -50,13 +76,15 @@ export function createShop(env, { relayStore, trustProxy } = {}) {
 <paysession-checkout
   session-id="${attribute(session.paymentSessionId)}"
   session-token="${attribute(session.paymentSessionToken)}"
-  api-base="${attribute(env.PAYSESSION_API_URL)}"${relayUrl ? `\n  relay-url="${attribute(relayUrl)}"` : ''}
+  api-base="${attribute(env.PAYSESSION_API_URL)}"${relayUrl ? `\n  relay-url="${attribute(relayUrl)}"` : ''}${x402Url ? `\n  x402-url="${attribute(x402Url)}"` : ''}
 ></paysession-checkout>`
     return new Response(page, {
       headers: {
         'content-type': 'text/html; charset=utf-8',
         // The page carries the session token: no cache, shared or the browser's, keeps a copy.
         'cache-control': 'no-store',
+        // Where an x402 client (an agent, a script) pays this session.
+        ...(x402Url ? { link: `<${x402Url}>; rel="payment"; title="x402"` } : {}),
       },
     })
   }
@@ -81,14 +109,9 @@ export function createShop(env, { relayStore, trustProxy } = {}) {
     ? createRelayHandler({
         client: paysession,
         relayer: env.RELAYER_KEY,
-        // e.g. {"BASE":{"chainId":8453,"rpcUrl":"https://…","tokens":{"USDC":"0x8335…2913"}}}
-        networks: JSON.parse(env.PAYSESSION_RELAY_NETWORKS ?? '{}'),
+        networks,
         store: relayStore,
-        // Whose word the per-IP rate limit takes for the caller's address. Unset: the peer's
-        // (toNodeListener, or setClientAddress in the runtime's file). Behind one load balancer
-        // or a platform's proxy (Vercel, Fly, Render, nginx): TRUST_PROXY=1; behind Cloudflare:
-        // cloudflare; or your proxies' CIDRs, comma-separated.
-        trustProxy: trustProxy ?? env.TRUST_PROXY,
+        trustProxy: trust,
       })
     : () => Promise.resolve(new Response(null, { status: 404 }))
 

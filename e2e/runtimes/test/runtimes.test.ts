@@ -108,6 +108,28 @@ describe.concurrent('the merchant example in each runtime', () => {
           })
           expect(token).toMatch(/^pst_\w+$/)
 
+          // The session's x402 URL, for software: named in a Link header and on the element.
+          const x402Url = /^<([^>]+)>; rel="payment"; title="x402"$/.exec(
+            page.headers.get('link') ?? '',
+          )?.[1]
+          expect(x402Url, shop.output()).toBeDefined()
+          expect(html).toContain(`x402-url="${x402Url}"`)
+          const x402 = `${shop.url}/?session=${new URL(x402Url!).searchParams.get('session')}`
+          const unpaid = await fetch(x402)
+          expect(unpaid.status, shop.output()).toBe(402)
+          const required = JSON.parse(atob(unpaid.headers.get('payment-required')!))
+          expect(required.accepts).toEqual([
+            expect.objectContaining({
+              scheme: 'exact',
+              network: `eip155:${sandbox.chainId}`,
+              asset: sandbox.tokens.USDC.address,
+              amount: '10000000',
+            }),
+          ])
+          expect(required.accepts[0].payTo.toLowerCase()).toBe(
+            created.oneTimeWalletAddress.toLowerCase(),
+          )
+
           // A forged update (signed with another secret) and an unsigned one are refused.
           const forgedBody = JSON.stringify({
             jsonrpc: '2.0',
@@ -186,6 +208,9 @@ describe.concurrent('the merchant example in each runtime', () => {
           expect(await relay.json()).toEqual({
             error: { code: 'RELAY_REFUSED', message: expect.any(String) },
           })
+
+          // Paid: the x402 URL asks for nothing more.
+          expect((await fetch(x402)).status, shop.output()).toBe(409)
 
           // A gasless payment through the recipe's relay and its store: sent once, funded.
           const next = await createPaySessionClient({

@@ -93,7 +93,10 @@ describe('the checkout page', () => {
       'session-token': expect.stringMatching(/^pst_/),
       'api-base': sb.apiUrl,
       'relay-url': 'https://shop.example.com/relay',
+      'x402-url': `https://shop.example.com/?session=${checkout!['session-id']}`,
     })
+    // The session's x402 URL for software, at the configured origin too.
+    expect(page.headers['link']).toBe(`<${checkout!['x402-url']}>; rel="payment"; title="x402"`)
     expect(page.body).not.toContain('evil.example')
   })
 

@@ -6,7 +6,7 @@
 //   how to see where bytes come from: scripts/size-by-module.mjs and docs/checkout.md, Size;
 // - the single-file build (paysession-checkout.full.js: every lazy part inside, the EIP-5792 and
 //   gasless code (viem's signTypedData and readContract) and every language included, since one
-//   integrity pins every byte): at most 172 KB. It has no WalletConnect (walletconnect.js), which
+//   integrity pins every byte): at most 174 KB. It has no WalletConnect (walletconnect.js), which
 //   the chunked build fetches only for a checkout with `wallet-connect-project-id`: neither the
 //   single file nor the complete payment may hold any of it.
 import { readdirSync, readFileSync } from 'node:fs'
@@ -17,9 +17,10 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const dir = new URL(`../dist/cdn/${version}/`, import.meta.url)
 const entry = 'paysession-checkout.js'
 const full = 'paysession-checkout.full.js'
-// The single file holds every language (31, about 1.1 KB each in it), the chunked build loading
-// only the customer's one: its budget is 138 KB and 34 KB for the 21 languages of issue 36.
-const budgets = { first: 12 * 1024, payment: 97 * 1024, full: 172 * 1024 }
+// The single file holds every language (31, about 1.6 KB each in it), where the chunked build
+// loads only the customer's: its budget is 138 KB for the code and the first ten languages, and
+// 36 KB for the 21 added since.
+const budgets = { first: 12 * 1024, payment: 97 * 1024, full: (138 + 36) * 1024 }
 
 const read = (file) => readFileSync(new URL(file, dir), 'utf8')
 const gzip = (file) => gzipSync(read(file), { level: 9 }).length

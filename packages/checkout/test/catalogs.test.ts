@@ -24,7 +24,10 @@ const customerCodes = [
   ...codesSource
     .slice(codesSource.indexOf('customerMessages = {'), codesSource.indexOf('} as const'))
     .matchAll(/^ {2}([A-Z_]+): /gm),
-].map((m) => m[1]!)
+]
+  .map((m) => m[1]!)
+  // Said with INSECURE_API_BASE's sentence (checkout.parts.ts, errorText).
+  .filter((code) => code !== 'INVALID_CONFIG')
 const languages = (languageTags() as string[]).filter((tag) => tag !== 'en')
 const load = async (language: string) =>
   ((await import(`../src/i18n/${language}.ts`)) as { catalog: Catalog }).catalog

@@ -15,6 +15,29 @@ import {
   waitForStep,
 } from './support.js'
 
+test('with x402-url, the manual step shows the session’s x402 URL to copy', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  const session = await createSession('12.50', 'EUR')
+  const x402Url = `https://shop.example/?session=${session.paymentSessionId}`
+  const { errors } = await openPage(page, session, {
+    wallet: false,
+    attributes: { 'x402-url': x402Url },
+  })
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await dialog(page).getByRole('button', { name: 'Pay from another wallet or an exchange' }).click()
+  await waitForStep(page, 'manual')
+  await expect(dialog(page).locator('[part~="x402-url"]')).toHaveText(x402Url)
+  await dialog(page).getByRole('button', { name: 'Copy link' }).click()
+  await expect(dialog(page).getByRole('button', { name: 'Copied' })).toBeVisible()
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(x402Url)
+  await expectAxeClean(page)
+  expect(errors).toEqual([])
+})
+
 test('manual payment: address, copy, EIP-681 QR, then follows the session until paid', async ({
   page,
   context,

@@ -1,3 +1,4 @@
+import { checkUrl } from '@paysession/protocol'
 import { QueryClient } from '@tanstack/query-core'
 import {
   type CreateConnectorFn,
@@ -23,12 +24,13 @@ export type CreatePaySessionConfigParameters = {
   fetch?: typeof fetch
   /** Where the "never twice" payment records live. Defaults to `localStorage`, else memory. */
   storage?: PaySessionStorage
+  /** Networks and tokens (`createRegistry`): checked as the pinned ones, URLs included. */
   registry?: Registry
   /** Your wagmi config. When absent one is built from the registry with the injected connector. */
   wagmiConfig?: WagmiConfig
   /** Extra wagmi connectors (WalletConnect, Coinbase...) for the built wagmi config. */
   connectors?: CreateConnectorFn[]
-  /** RPC URL per chain id for the built wagmi config. */
+  /** RPC URL per chain id for the built wagmi config (https; plain http only to this machine). */
   rpcUrls?: Record<number, string>
   /**
    * How the SDK polls: the session's status, a call bundle, the chain. Default: every 2 s while a
@@ -46,6 +48,7 @@ export type CreatePaySessionConfigParameters = {
   /**
    * Your ERC-7677 paymaster service: a wallet that reports EIP-5792's `paymasterService` for the
    * session's chain is asked to have it sponsor the network fee (`capabilities.paymasterService`).
+   * https (plain http only to this machine), or `INVALID_CONFIG`.
    */
   paymasterUrl?: string | undefined
 }
@@ -72,8 +75,15 @@ export type PaySessionConfig = {
 export function createPaySessionConfig(
   parameters: CreatePaySessionConfigParameters,
 ): PaySessionConfig {
-  const registry =
-    parameters.registry ?? createRegistry({ localRpcUrl: parameters.rpcUrls?.[31337] })
+  // Every URL by the one rule, where it comes in; a given registry is checked as a built one.
+  for (const [chainId, url] of Object.entries(parameters.rpcUrls ?? {}))
+    checkUrl(url, `rpcUrls[${chainId}]`)
+  if (parameters.paymasterUrl) checkUrl(parameters.paymasterUrl, 'paymasterUrl')
+  const registry = createRegistry(
+    parameters.registry
+      ? { networks: parameters.registry.networks }
+      : { localRpcUrl: parameters.rpcUrls?.[31337] },
+  )
   return {
     // The service's calls: base URL, fetch and time-out, as a page without a wallet builds them.
     ...createApiConfig(parameters),

@@ -1,12 +1,15 @@
 import { getAddress } from 'viem'
 import { describe, expect, test } from 'vitest'
 import {
+  createPaySessionConfig,
   createRegistry,
   extendRegistry,
   getNetwork,
   getNetworkByChainId,
   getStablecoin,
+  type NetworkInfo,
   PaySessionError,
+  pinnedChanges,
   pinnedNetworks,
   resolveSessionAssets,
   restrictRegistry,
@@ -142,5 +145,104 @@ describe('registry', () => {
         },
       }),
     ).toThrow(/not a valid address/)
+  })
+})
+
+// What a page writes into a registry (the widget's `registry`, `networks`, `tokens`) is checked
+// as the pinned entries are: addresses, decimals, and every URL by the one URL rule.
+describe('a given registry is checked, URLs included', () => {
+  const local = getNetwork(createRegistry(), 'LOCAL')
+  const withChain = (patch: Partial<NetworkInfo['chain']>, more: Partial<NetworkInfo> = {}) => ({
+    ...local,
+    chain: { ...local.chain, ...patch },
+    ...more,
+  })
+  const refusal = (run: () => unknown) => {
+    try {
+      run()
+    } catch (error) {
+      return error instanceof PaySessionError ? `${error.code}: ${error.details}` : String(error)
+    }
+    return 'ok'
+  }
+  const config = (networks: NetworkInfo[], more = {}) =>
+    refusal(() =>
+      createPaySessionConfig({ apiBase: 'https://api.example', registry: { networks }, ...more }),
+    )
+
+  test('an http RPC (not this machine) never reaches a wallet: refused where it comes in', () => {
+    const http = withChain({ rpcUrls: { default: { http: ['http://rpc.example.test'] } } })
+    expect(refusal(() => createRegistry({ networks: [http] }))).toMatch(
+      /^INVALID_CONFIG: LOCAL rpcUrls "http:\/\/rpc.example.test": not https/,
+    )
+    // A registry object built by hand (the widget's `registry` property) gets the same check.
+    expect(config([http])).toMatch(/^INVALID_CONFIG: LOCAL rpcUrls/)
+    const secret = withChain({ rpcUrls: { default: { http: ['https://key:x@rpc.example.test'] } } })
+    expect(config([secret])).toMatch(/^INVALID_CONFIG/)
+    // The sandbox's anvil on this machine is fine.
+    expect(config([withChain({ rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } } })])).toBe(
+      'ok',
+    )
+  })
+
+  test('a javascript: explorer URL is refused before it can become a link', () => {
+    expect(config([withChain({}, { explorerUrl: 'javascript:alert(document.cookie)' })])).toMatch(
+      /^INVALID_CONFIG: LOCAL explorerUrl "javascript:alert\(document.cookie\)": not https/,
+    )
+    expect(config([withChain({}, { explorerUrl: 'http://scan.example.test' })])).toMatch(
+      /^INVALID_CONFIG/,
+    )
+    expect(config([withChain({}, { explorerUrl: 'https://scan.example.test' })])).toBe('ok')
+  })
+
+  test('a registry property gets the token checks createRegistry applies', () => {
+    const bad = { ...local, tokens: [{ symbol: 'USDC', address: '0x123' as never, decimals: 6 }] }
+    expect(config([bad])).toMatch(/^INVALID_ADDRESS/)
+    const decimals = { ...local, tokens: [{ ...local.tokens[0]!, decimals: 6.5 }] }
+    expect(config([decimals])).toMatch(/^INVALID_AMOUNT/)
+  })
+
+  test('rpcUrls and paymasterUrl follow the same rule', () => {
+    expect(config([local], { rpcUrls: { 31337: 'http://rpc.example.test' } })).toMatch(
+      /^INVALID_CONFIG: rpcUrls\[31337\]/,
+    )
+    expect(config([local], { paymasterUrl: 'http://paymaster.example.test' })).toMatch(
+      /^INVALID_CONFIG: paymasterUrl/,
+    )
+    expect(config([local], { paymasterUrl: 'https://paymaster.example.test/rpc' })).toBe('ok')
+  })
+})
+
+describe('pinnedChanges: what a registry changes of the pinned one', () => {
+  const pinned = createRegistry({ localRpcUrl: 'http://127.0.0.1:9999' })
+
+  test('adding and leaving out change nothing pinned', () => {
+    expect(pinnedChanges(pinned, 'http://127.0.0.1:9999')).toEqual([])
+    const usdt0 = '0x01bff41798a0bcf287b996046ca68b395dbc1071'
+    const added = extendRegistry(pinned, {
+      tokens: { OPTIMISM: [{ symbol: 'USDT', address: usdt0, decimals: 6 }] },
+    })
+    expect(pinnedChanges(added, 'http://127.0.0.1:9999')).toEqual([])
+    const fewer = restrictRegistry(pinned, { networks: ['BASE'], tokens: ['USDC'] })
+    expect(pinnedChanges(fewer, 'http://127.0.0.1:9999')).toEqual([])
+  })
+
+  test('a pinned token or network replaced is named', () => {
+    const base = getNetwork(pinned, 'BASE')
+    const usdc = getStablecoin(base, 'USDC')
+    const changed = extendRegistry(pinned, {
+      tokens: { base: [{ ...usdc, symbol: 'usdc', decimals: 18 }] },
+    })
+    expect(pinnedChanges(changed, 'http://127.0.0.1:9999')).toEqual(['USDC on BASE'])
+    const domain = extendRegistry(pinned, {
+      tokens: { BASE: [{ ...usdc, eip712: { name: 'USDC', version: '2' } }] },
+    })
+    expect(pinnedChanges(domain, 'http://127.0.0.1:9999')).toEqual(['USDC on BASE'])
+    const explorer = extendRegistry(pinned, {
+      networks: [{ ...base, explorerUrl: 'https://scan.example.test' }],
+    })
+    expect(pinnedChanges(explorer, 'http://127.0.0.1:9999')).toEqual(['BASE'])
+    // LOCAL on another RPC than the page's rpc-urls is a change too: a wallet may add it.
+    expect(pinnedChanges(pinned, 'http://127.0.0.1:8545')).toEqual(['LOCAL'])
   })
 })

@@ -34,3 +34,47 @@ export const stablecoinAbi = [
     ],
   },
 ] as const
+
+/**
+ * What the checkout reads of a token before any prompt, to compare with its registry:
+ * `decimals()`, and for EIP-3009 payments the EIP-712 domain, from EIP-5267's `eip712Domain()`
+ * where the token has it, else from `name()` and `version()` (Circle's FiatToken).
+ */
+export const tokenMetadataAbi = [
+  {
+    type: 'function',
+    name: 'decimals',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'uint8' }],
+  },
+  {
+    type: 'function',
+    name: 'name',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'string' }],
+  },
+  {
+    type: 'function',
+    name: 'version',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'string' }],
+  },
+  {
+    type: 'function',
+    name: 'eip712Domain',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [
+      { type: 'bytes1' },
+      { type: 'string' },
+      { type: 'string' },
+      { type: 'uint256' },
+      { type: 'address' },
+      { type: 'bytes32' },
+      { type: 'uint256[]' },
+    ],
+  },
+] as const

@@ -11,18 +11,6 @@ export function normalizeApiBase(apiBase: string): string {
 }
 
 /**
- * Whether the service may be reached at this absolute URL: `https:`, or `http:` only to this
- * machine (localhost, 127.0.0.1, [::1]) for the sandbox. Judged on the parsed host, and a URL
- * with user info is refused: in `http://localhost:x@evil.example/` the host is evil.example.
- * @example isSecureApiBase(new URL('http://127.0.0.1:4010')) // true
- */
-export function isSecureApiBase(url: URL): boolean {
-  if (url.username !== '' || url.password !== '') return false
-  if (url.protocol === 'https:') return true
-  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)
-}
-
-/**
  * Like {@link normalizeApiBase}, for a server: the base must be an absolute http(s) URL, or
  * `INVALID_CONFIG`.
  * @example absoluteApiBase(process.env.PAYSESSION_API_URL)

@@ -17,6 +17,10 @@ export const customerMessages = {
   // The merchant page's settings (core checks them before anything is requested or offered)
   INSECURE_API_BASE: 'This checkout is not set up securely. Please contact the merchant.',
   SESSION_MISMATCH: 'This payment does not match your order. Please contact the merchant.',
+  // Also in merchantMessages, with the server's sentence. In a checkout it is a refusal for
+  // safety (a URL, a token that does not match the chain), so it reads as INSECURE_API_BASE
+  // (the widget's languages say it with that code's sentence).
+  INVALID_CONFIG: 'This checkout is not set up securely. Please contact the merchant.',
   // Talking to the service
   API_UNAVAILABLE: 'The payment service is unreachable. Please try again.',
   API_ERROR: 'The payment service refused the request.',

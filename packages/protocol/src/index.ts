@@ -1,4 +1,4 @@
-export { stablecoinAbi } from './abi.js'
+export { stablecoinAbi, tokenMetadataAbi } from './abi.js'
 export {
   assertAmount,
   decimalPattern,
@@ -8,7 +8,7 @@ export {
   parseAmount,
   unitsToDecimal,
 } from './amount.js'
-export { absoluteApiBase, isSecureApiBase, normalizeApiBase } from './apiBase.js'
+export { absoluteApiBase, normalizeApiBase } from './apiBase.js'
 export { parseCapture, parseCaptures } from './capture.js'
 export {
   type CustomerErrorCode,
@@ -68,6 +68,7 @@ export {
   systemClock,
 } from './timing.js'
 export type { Capture, CreatedPaymentSession, FundingResponse, PaymentSession } from './types.js'
+export { checkUrl, isSecureUrl } from './url.js'
 export {
   formatWebhookSignature,
   parseWebhookSignature,

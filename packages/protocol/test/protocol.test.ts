@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import {
   absoluteApiBase,
+  checkUrl,
   decimalToUnits,
   isPaySessionError,
   normalizeApiBase,
@@ -165,6 +166,68 @@ describe('base URLs', () => {
     expect(code(() => absoluteApiBase('ftp://x.test'))).toBe('INVALID_CONFIG')
     expect(code(() => absoluteApiBase('http://localhost:x@evil.example/'))).toBe('INVALID_CONFIG')
     expect(code(() => absoluteApiBase('https://key:secret@api.example'))).toBe('INVALID_CONFIG')
+  })
+})
+
+describe('the one URL rule (api-base, relay, paymaster, RPCs, explorer links)', () => {
+  test.each([
+    'https://rpc.example.com',
+    'https://basescan.org/',
+    'http://localhost:8545',
+    'http://127.0.0.1:8545',
+    'http://127.3.2.1',
+    'http://127.1:4010',
+    'http://[::1]:8545',
+    'http://[0:0::1]/',
+  ])('accepts %s', (url) => {
+    expect(checkUrl(url, 'rpcUrls')).toBe(url)
+  })
+
+  test.each([
+    'http://rpc.example.com',
+    'http://192.168.1.10:8545',
+    'http://10.0.0.1',
+    'http://128.0.0.1',
+    'http://localhost.example.com',
+    'http://127.0.0.1.evil.example',
+    // The host is evil.example: "localhost:x" is user info.
+    'http://localhost:x@evil.example/',
+    'https://user:secret@rpc.example.com',
+    'https://key@rpc.example.com',
+    'javascript:alert(1)',
+    'JavaScript:alert(document.cookie)//https://x',
+    'data:text/html,<script>alert(1)</script>',
+    'ws://127.0.0.1:8545',
+    'ftp://rpc.example.com',
+    '/relative',
+    'not a url',
+    '',
+  ])('refuses %s with INVALID_CONFIG naming the setting', (url) => {
+    const error = (() => {
+      try {
+        checkUrl(url, 'BASE explorerUrl')
+      } catch (error) {
+        return error
+      }
+    })()
+    expect(isPaySessionError(error, 'INVALID_CONFIG')).toBe(true)
+    expect((error as PaySessionError).details).toContain('BASE explorerUrl')
+  })
+
+  test('a relative URL resolves against the page when allowed', () => {
+    const page = (href: string) => ((globalThis as { location?: unknown }).location = { href })
+    try {
+      page('https://shop.example/checkout')
+      expect(checkUrl('/relay', 'relayUrl', true)).toBe('/relay')
+      expect(code(() => checkUrl('/relay', 'rpcUrls'))).toBe('INVALID_CONFIG')
+      page('http://localhost:5173/')
+      expect(checkUrl('/relay', 'relayUrl', true)).toBe('/relay')
+      page('http://shop.example/')
+      expect(code(() => checkUrl('/relay', 'relayUrl', true))).toBe('INVALID_CONFIG')
+      expect(code(() => checkUrl(42, 'relayUrl', true))).toBe('INVALID_CONFIG')
+    } finally {
+      delete (globalThis as { location?: unknown }).location
+    }
   })
 })
 

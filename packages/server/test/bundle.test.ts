@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 
-// The main entry and the relay subpath run in Deno, Bun, Workers and browsers: bundled for a
+// The main entry and the relay and x402 subpaths run in Deno, Bun, Workers and browsers: bundled for a
 // browser, nothing they pull in (viem included) may import a Node built-in. Only the Node
 // adapter (`@paysession/server/node`) may.
 const builtins = new Set(builtinModules)
@@ -35,7 +35,7 @@ async function builtinsImportedBy(entry: string) {
 }
 
 describe('the public entries bundle without Node built-ins', () => {
-  it.each(['index.ts', 'relay.ts'])('%s imports no node: module', async (entry) => {
+  it.each(['index.ts', 'relay.ts', 'x402.ts'])('%s imports no node: module', async (entry) => {
     const { found, code } = await builtinsImportedBy(entry)
     expect(found).toEqual([])
     expect(code).not.toMatch(/from\s*["']node:|import\(\s*["']node:|require\(\s*["']node:/)

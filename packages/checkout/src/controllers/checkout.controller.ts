@@ -17,6 +17,7 @@ import {
   type PollingSettings,
   paidSteps,
   pathsFrom,
+  pinnedChanges,
   type Registry,
   type StablecoinInfo,
 } from '@paysession/core'
@@ -61,6 +62,8 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
   readonly sessionToken: string | undefined
   readonly apiBase: string | undefined
   readonly relayUrl: string | undefined
+  /** Shown in the manual step (`x402-url`). */
+  readonly x402Url: string | undefined
   readonly pollInterval: number | undefined
   readonly polling: Partial<PollingSettings> | undefined
   readonly paymasterUrl: string | undefined
@@ -73,6 +76,7 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
   readonly registry: Registry | undefined
   readonly networks: NetworkInfo[] | undefined
   readonly tokens: Record<string, StablecoinInfo[]> | undefined
+  readonly allowTokenOverrides: boolean
   readonly fetch: typeof globalThis.fetch | undefined
   readonly tokenProvider:
     | ((sessionId: string) => Promise<string | undefined> | string | undefined)
@@ -262,13 +266,11 @@ export class CheckoutController implements ReactiveController {
     if (this.checkout || !sessionId || !sessionToken || !apiBase) return
     const h = this.host
     this.started = settings(h)
-    let registry = h.registry ?? createRegistry({ localRpcUrl: h.rpcUrls?.[31337] })
-    if (h.networks || h.tokens)
-      registry = extendRegistry(registry, { networks: h.networks, tokens: h.tokens })
     this.paidFired = false
     this.sentHere = false
     this.sawUnpaid = false
     try {
+      const registry = this.registryOf(h)
       this.config = createPaySessionConfig({
         apiBase,
         registry,
@@ -279,8 +281,20 @@ export class CheckoutController implements ReactiveController {
         ...(h.paymasterUrl ? { paymasterUrl: h.paymasterUrl } : {}),
         connectors,
       })
+      this.checkout = new CheckoutSession(this.config, {
+        sessionId,
+        sessionToken,
+        // Read at each refusal: a page may set the provider after the element.
+        getSessionToken: () => h.tokenProvider?.(sessionId),
+        locale: numbers(h.resolvedLocale),
+        expectedAmount: h.expectedAmount,
+        expectedCurrency: h.expectedCurrency,
+        relayUrl: h.relayUrl,
+        paths,
+      })
     } catch (error) {
-      // The page's settings (an insecure api-base): show it as the checkout's end, not a crash.
+      // The page's settings (an insecure api-base, a refused URL or token): show it as the
+      // checkout's end, not a crash.
       const failed = error instanceof PaySessionError ? error : new PaySessionError('API_ERROR')
       return this.onState({
         step: 'failed',
@@ -292,20 +306,26 @@ export class CheckoutController implements ReactiveController {
         gasless: false,
       })
     }
-    this.checkout = new CheckoutSession(this.config, {
-      sessionId,
-      sessionToken,
-      // Read at each refusal: a page may set the provider after the element.
-      getSessionToken: () => h.tokenProvider?.(sessionId),
-      locale: numbers(h.resolvedLocale),
-      expectedAmount: h.expectedAmount,
-      expectedCurrency: h.expectedCurrency,
-      relayUrl: h.relayUrl,
-      paths,
-    })
     this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
     this.unwatchPairing = this.watchPairing()
     this.onState(this.checkout.getState())
+  }
+
+  /**
+   * The page's registry (`registry`, then `networks` and `tokens`). Changing what core pins (a
+   * page's typo or an injected script could make a customer pay 10^k times the amount, or plant
+   * an RPC in the wallet) takes `allow-token-overrides`, and is said in the console.
+   */
+  private registryOf(h: CheckoutHost): Registry {
+    const local = h.rpcUrls?.[31337]
+    let registry = h.registry ?? createRegistry({ localRpcUrl: local })
+    if (h.networks || h.tokens)
+      registry = extendRegistry(registry, { networks: h.networks, tokens: h.tokens })
+    const changes = pinnedChanges(registry, local).join(', ')
+    const details = `changes pinned ${changes} (allow-token-overrides)`
+    if (changes && !h.allowTokenOverrides) throw new PaySessionError('INVALID_CONFIG', { details })
+    if (changes) console.warn(`<paysession-checkout> ${details}`)
+    return registry
   }
 
   /** Keeps the pairing URI a WalletConnect connector (ours or the page's) announces. */

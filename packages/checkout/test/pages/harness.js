@@ -37,5 +37,9 @@ for (const name of [
   'wallet-connect-project-id',
   'wallet-connect-relay-url',
   'rpc-urls',
+  'tokens',
+  'networks',
+  'allow-token-overrides',
+  'x402-url',
 ])
   if (params.get(name)) element.setAttribute(name, params.get(name))

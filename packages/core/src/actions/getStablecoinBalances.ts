@@ -1,6 +1,7 @@
 import { getCapabilities, getClient } from '@wagmi/core'
 import type { Address, Client } from 'viem'
 import { getBalance, getCode } from 'viem/actions'
+import { checkToken } from '../chain/checkToken.js'
 import { getTokenBalance } from '../chain/erc20.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
@@ -35,7 +36,8 @@ export type GetStablecoinBalancesReturnType = {
 export type GetStablecoinBalancesErrorType = PaySessionError<'CHAIN_UNAVAILABLE'>
 
 /**
- * Reads the account's balance of each token (and of the native coin) on the session's network.
+ * Reads the account's balance of each token (and of the native coin) on the session's network,
+ * and checks each token's decimals on chain (`INVALID_CONFIG` when the registry is wrong).
  * @example const { tokens } = await getStablecoinBalances(config, { network, tokens, account, amount: '10.00' })
  */
 export async function getStablecoinBalances(
@@ -47,9 +49,12 @@ export async function getStablecoinBalances(
   try {
     const client = getClient(config.wagmiConfig, { chainId })
     if (!client) throw chainUnavailable(config, network)
+    // Each token is checked against the chain (decimals) with the same round trip: a wrong
+    // registry is refused before a balance is shown in its decimals, let alone a prompt.
     const [native, ...balances] = await Promise.all([
       getBalance(client, { address: account }),
       ...parameters.tokens.map((token) => getTokenBalance(client, token.address, account)),
+      ...parameters.tokens.map((token) => checkToken(client, network, token)),
     ])
     const tokens = parameters.tokens.map((token, i) => {
       const balance = balances[i] as bigint

@@ -1,10 +1,12 @@
-import { eip3009Abi, transferWithAuthorizationTypes } from '@paysession/protocol'
+import { transferWithAuthorizationTypes } from '@paysession/protocol'
 import { getConnectorClient } from '@wagmi/core'
 import { type Hex, toHex } from 'viem'
-import { getBlock, readContract, signTypedData } from 'viem/actions'
+import { signTypedData } from 'viem/actions'
+import { type TokenFacts, tokenError } from '../chain/checkToken.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { type WalletErrorCode, walletError } from '../errors/wallet.js'
+import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
 import { isTransactionHash } from '../utils/isTransactionHash.js'
 import { withPaymentLock } from '../utils/paymentLock.js'
 import {
@@ -50,31 +52,20 @@ export async function payWithAuthorization(
   parameters: PayWithAuthorizationParameters,
 ): Promise<PayWithAuthorizationReturnType> {
   const payment = await preparePayment(config, parameters)
-  const { account, network, token, to, amount, client } = payment
+  const { account, network, token, to, amount } = payment
   if (!token.eip3009)
     throw new PaySessionError('UNSUPPORTED_TOKEN', {
       details: `${token.symbol} on ${network.name} has no EIP-3009 authorizations`,
     })
-  // The EIP-712 domain differs between deployments ("USD Coin", "USDC"...): read it on chain.
-  let name: string
-  let version: string
-  let now: bigint
-  try {
-    const read = { address: token.address, abi: eip3009Abi } as const
-    ;[name, version, now] = await Promise.all([
-      readContract(client, { ...read, functionName: 'name' }),
-      readContract(client, { ...read, functionName: 'version' }),
-      getBlock(client).then((block) => block.timestamp),
-    ])
-  } catch (error) {
-    throw new PaySessionError('CHAIN_UNAVAILABLE', { cause: error })
-  }
+  // The EIP-712 domain differs between deployments ("USD Coin", "USDC"...): the token's own, read
+  // on chain with the offer, and the registry's where it pins one, must agree.
+  const { name, version } = tokenDomain(network, token, payment.facts)
   const message = {
     from: account,
     to,
     value: amount,
     validAfter: 0n,
-    validBefore: now + BigInt(parameters.validForSeconds ?? 600),
+    validBefore: payment.now + BigInt(parameters.validForSeconds ?? 600),
     nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
   }
   const sessionId = parameters.session.paymentSessionId
@@ -116,6 +107,18 @@ export async function payWithAuthorization(
     throw error
   }
   return followPayment(config, parameters, payment, record, hash, undefined)
+}
+
+/**
+ * The EIP-712 domain to sign for: the token's own, read on chain with the offer, which must be
+ * the registry's `eip712` where it gives one; `INVALID_CONFIG` otherwise, before the prompt.
+ */
+export function tokenDomain(network: NetworkInfo, token: StablecoinInfo, facts: TokenFacts) {
+  const { domain } = facts
+  const pinned = token.eip712
+  if (!domain || (pinned && (pinned.name !== domain.name || pinned.version !== domain.version)))
+    throw tokenError(network, token, `EIP-712 domain ${JSON.stringify(domain)}`)
+  return domain
 }
 
 async function submit(

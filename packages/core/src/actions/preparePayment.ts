@@ -1,7 +1,8 @@
 import { getClient, getConnection, switchChain } from '@wagmi/core'
 import { type Address, type Client, getAddress, isAddress, zeroAddress } from 'viem'
-import { getBlockNumber } from 'viem/actions'
+import { getBlock } from 'viem/actions'
 import type { PaymentSession } from '../api/session.js'
+import { checkToken, type TokenFacts } from '../chain/checkToken.js'
 import { getTokenBalance } from '../chain/erc20.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
@@ -45,11 +46,15 @@ export type PreparedPayment = {
   account: Address
   client: Client
   fromBlock: bigint
+  /** The latest block's timestamp (s), when the balance was read. */
+  now: bigint
+  /** The token as the chain has it (decimals checked; the EIP-712 domain for EIP-3009). */
+  facts: TokenFacts
 }
 
 /**
- * Checks first (session payable and the order the page expects, token known, OTW address valid, right network, enough balance):
- * shared by every way of paying.
+ * Checks first (session payable and the order the page expects, token known, OTW address valid,
+ * right network, the token's decimals on chain, enough balance): shared by every way of paying.
  */
 export async function preparePayment(
   config: PaySessionConfig,
@@ -99,20 +104,34 @@ export async function preparePayment(
   const client = getClient(wagmi, { chainId: network.chainId })
   if (!client) throw chainUnavailable(config, network)
   let balance: bigint
-  let fromBlock: bigint
+  let block: { number: bigint; timestamp: bigint }
+  let facts: TokenFacts
   try {
-    ;[balance, fromBlock] = await Promise.all([
+    // The token check is the offer's, done by now (cached): it adds no round trip here.
+    ;[balance, block, facts] = await Promise.all([
       getTokenBalance(client, token.address, account),
-      getBlockNumber(client),
+      getBlock(client),
+      checkToken(client, network, token),
     ])
   } catch (error) {
+    if (error instanceof PaySessionError) throw error
     throw chainUnavailable(config, network, error)
   }
   if (balance < amount)
     throw new PaySessionError('INSUFFICIENT_BALANCE', {
       details: `${token.symbol} balance ${balance} < ${amount}`,
     })
-  return { network, token, to, amount, account, client, fromBlock }
+  return {
+    network,
+    token,
+    to,
+    amount,
+    account,
+    client,
+    fromBlock: block.number,
+    now: block.timestamp,
+    facts,
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { checkUrl } from '@paysession/protocol'
 import { getConnection, reconnect, watchConnection } from '@wagmi/core'
 import type { Hex } from 'viem'
 import { checkPreviousPayment, type PreviousPayment } from '../actions/checkPreviousPayment.js'
@@ -152,7 +153,8 @@ export type CheckoutSessionParameters = {
   staleAfter?: number | undefined
   /**
    * The merchant's relay for payments without network fees (EIP-3009). With it, a token that
-   * supports EIP-3009 can be paid by signing: `pay({ path: 'gasless' })`.
+   * supports EIP-3009 can be paid by signing: `pay({ path: 'gasless' })`. https (plain http only
+   * to this machine; a relative URL resolves against the page), or `INVALID_CONFIG`.
    */
   relayUrl?: string | undefined
   paths: CheckoutPaths
@@ -192,6 +194,7 @@ export class CheckoutSession implements Checkout {
   #stopWallets: () => void
 
   constructor(config: PaySessionConfig, parameters: CheckoutSessionParameters) {
+    if (parameters.relayUrl) checkUrl(parameters.relayUrl, 'relayUrl', true)
     this.config = config
     this.#parameters = parameters
     this.sessionId = parameters.sessionId
@@ -512,7 +515,10 @@ export class CheckoutSession implements Checkout {
       await connectWallet(this.config, { walletId })
       await this.#loadTokens()
     } catch (error) {
-      this.#dispatch({ type: 'connectFailed' }, { error: asError(error), canRetry: true })
+      const failed = asError(error)
+      // The page's registry does not match the chain: no wallet can pay this checkout.
+      if (failed.code === 'INVALID_CONFIG') return this.fail(failed, false)
+      this.#dispatch({ type: 'connectFailed' }, { error: failed, canRetry: true })
     }
   }
 
@@ -650,7 +656,9 @@ export class CheckoutSession implements Checkout {
       )
     // The record written before the prompt says whether anything may have left.
     const recorded = !!readPaymentRecord(storage, this.sessionId)
-    const canRetry = error.code !== 'INSUFFICIENT_BALANCE' && error.code !== 'WALLET_NOT_CONNECTED'
+    const canRetry = !['INSUFFICIENT_BALANCE', 'WALLET_NOT_CONNECTED', 'INVALID_CONFIG'].includes(
+      error.code,
+    )
     this.#dispatch(
       { type: 'payFailed', code: error.code, recorded, hash: !!this.#state.hash },
       { error, canRetry },

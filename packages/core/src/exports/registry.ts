@@ -9,6 +9,7 @@ export {
   getNetwork,
   getNetworkByChainId,
   getStablecoin,
+  pinnedChanges,
   resolveSessionAssets,
   restrictRegistry,
 } from '../registry/registry.js'

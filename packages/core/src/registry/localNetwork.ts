@@ -27,6 +27,7 @@ export function localNetwork(rpcUrl = 'http://127.0.0.1:8545'): NetworkInfo {
         address: '0x91A12B6130c0Ff0377B5817157A69bFeA67DfbbC',
         decimals: 6,
         eip3009: true,
+        eip712: { name: 'USD Coin (test)', version: '2' },
       },
       {
         symbol: 'USDT',
@@ -39,6 +40,7 @@ export function localNetwork(rpcUrl = 'http://127.0.0.1:8545'): NetworkInfo {
         address: '0xc1AE7fC0DA49a9A45B3AA7BD4893F97CCe389F57',
         decimals: 6,
         eip3009: true,
+        eip712: { name: 'EURC (test)', version: '2' },
       },
     ],
   }

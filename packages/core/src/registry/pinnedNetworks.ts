@@ -26,7 +26,8 @@ import type { NetworkInfo, StablecoinInfo } from './types.js'
 //   circlefin/stablecoin-evm contracts/v2/EIP3009.sol). coinbase/x402's "exact" EVM scheme
 //   submits transferWithAuthorization on Base and Base Sepolia USDC (x402
 //   python/x402/mechanisms/evm/constants.py). The EIP-712 name differs ("USD Coin" on mainnet,
-//   "USDC" on Base Sepolia): read name() and version() on chain.
+//   "USDC" on Base Sepolia): the token's own is read on chain, which for a pinned address is the
+//   truth. A token a page adds may state `eip712`, which the chain must then match.
 // - PYUSD on Ethereum is PaxosTokenV2 with EIP-3009, EIP-712 version "1" (Paxos's pages above).
 //   PYUSD on Arbitrum: no source found, so no.
 // - Legacy USDT on Ethereum has none (TetherToken source). The USD₮0 deployments (Arbitrum,

@@ -1,4 +1,4 @@
-import { sameName } from '@paysession/protocol'
+import { checkUrl, sameName } from '@paysession/protocol'
 import { getAddress, isAddress } from 'viem'
 import { PaySessionError } from '../errors/base.js'
 import { localNetwork } from './localNetwork.js'
@@ -13,19 +13,53 @@ export type CreateRegistryParameters = {
 }
 
 /**
- * The pinned networks and stablecoins plus the sandbox's LOCAL network.
+ * The pinned networks and stablecoins plus the sandbox's LOCAL network. Given networks are
+ * checked as the pinned ones: token addresses and decimals, and every URL (RPCs, which a wallet
+ * keeps, and the explorer, shown as links) by the one URL rule (protocol's `checkUrl`).
  * @example const registry = createRegistry({ localRpcUrl: sandbox.rpcUrl })
  */
 export function createRegistry(parameters: CreateRegistryParameters = {}): Registry {
   const networks = parameters.networks ?? [...pinnedNetworks, localNetwork(parameters.localRpcUrl)]
   return {
-    networks: networks.map((network) => ({
-      ...network,
-      displayName: network.displayName ?? network.chain.name,
-      tokens: network.tokens.map((token) => checkToken(network, token)),
-    })),
+    networks: networks.map((network) => {
+      for (const url of rpcs(network)) checkUrl(url, `${network.name} rpcUrls`)
+      if (network.explorerUrl !== undefined)
+        checkUrl(network.explorerUrl, `${network.name} explorerUrl`)
+      return {
+        ...network,
+        displayName: network.displayName ?? network.chain.name,
+        tokens: network.tokens.map((token) => checkToken(network, token)),
+      }
+    }),
   }
 }
+
+/**
+ * What a registry changes of the pinned one (the pinned networks, and LOCAL on `localRpcUrl`): a
+ * network's chain id, RPCs or explorer, a token's address, decimals or EIP-3009 settings. Added
+ * networks and tokens, and left-out ones, change nothing pinned.
+ * @example pinnedChanges(extendRegistry(registry, { tokens })) // ['USDC on BASE']
+ */
+export function pinnedChanges(registry: Registry, localRpcUrl?: string): string[] {
+  const changes: string[] = []
+  for (const pinned of createRegistry({ localRpcUrl }).networks) {
+    const network = registry.networks.find((n) => sameName(n.name, pinned.name))
+    if (!network) continue
+    const at = (n: NetworkInfo) => [n.chainId, n.explorerUrl, ...rpcs(n)].join()
+    if (at(network) !== at(pinned)) changes.push(pinned.name)
+    for (const pin of pinned.tokens) {
+      const token = network.tokens.find((t) => sameName(t.symbol, pin.symbol))
+      const is = (t: StablecoinInfo) =>
+        [t.address, t.decimals, !!t.eip3009, t.eip712?.name, t.eip712?.version].join()
+      if (token && is(token) !== is(pin)) changes.push(`${pin.symbol} on ${pinned.name}`)
+    }
+  }
+  return changes
+}
+
+// The RPCs a wallet is asked to add with the network (wallet_addEthereumChain).
+const rpcs = (network: NetworkInfo): readonly string[] =>
+  network.chain?.rpcUrls?.default?.http ?? []
 
 /**
  * Adds networks (a network with a known name replaces it) and tokens (per network name).
@@ -38,15 +72,17 @@ export function extendRegistry(
     tokens?: Record<string, readonly StablecoinInfo[]>
   },
 ): Registry {
-  const byName = new Map(registry.networks.map((network) => [network.name, network]))
-  for (const network of extension.networks ?? []) byName.set(network.name, network)
+  // Names and symbols compare as the service's do (case-insensitively): `usdc` replaces USDC.
+  const key = (name: string) => name.toUpperCase()
+  const byName = new Map(registry.networks.map((network) => [key(network.name), network]))
+  for (const network of extension.networks ?? []) byName.set(key(network.name), network)
   for (const [name, tokens] of Object.entries(extension.tokens ?? {})) {
-    const network = byName.get(name)
+    const network = byName.get(key(name))
     if (!network) throw new PaySessionError('UNSUPPORTED_NETWORK', { details: name })
-    const symbols = new Set(tokens.map((token) => token.symbol))
-    byName.set(name, {
+    const symbols = new Set(tokens.map((token) => key(token.symbol)))
+    byName.set(key(name), {
       ...network,
-      tokens: [...network.tokens.filter((token) => !symbols.has(token.symbol)), ...tokens],
+      tokens: [...network.tokens.filter((token) => !symbols.has(key(token.symbol))), ...tokens],
     })
   }
   return createRegistry({ networks: [...byName.values()] })

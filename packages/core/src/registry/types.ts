@@ -14,6 +14,12 @@ export type StablecoinInfo = {
    * domain's name and version are read on chain, never assumed.
    */
   eip3009?: boolean | undefined
+  /**
+   * The EIP-712 domain an EIP-3009 authorization is signed for. When given, the token's own
+   * (`eip712Domain()`, else `name()` and `version()`) must match before any prompt; when not, the
+   * token's own is used.
+   */
+  eip712?: { name: string; version: string } | undefined
 }
 
 export type NetworkInfo = {
@@ -24,7 +30,7 @@ export type NetworkInfo = {
   displayName?: string | undefined
   /** A small square image URL (often an SVG `data:` URI) shown beside the name. */
   icon?: string | undefined
-  /** Block explorer base URL, when the network has one. */
+  /** Block explorer base URL, when the network has one (https; shown as links). */
   explorerUrl: string | undefined
   /** viem chain used to build the wagmi config and to add the chain to a wallet. */
   chain: Chain

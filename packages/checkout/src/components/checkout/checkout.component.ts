@@ -65,6 +65,7 @@ const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1
  * @csspart error - An error message.
  * @csspart notice - A notice (gas warning, waiting).
  * @csspart address - The receiving address.
+ * @csspart x402-url - The session's x402 URL in the manual step (with `x402-url`).
  * @csspart qr - The EIP-681 QR code, or the QR code that opens the checkout on a phone.
  * @csspart wallet-link - A link that opens the checkout in a wallet app (a phone without a wallet).
  *
@@ -92,6 +93,7 @@ export class PaySessionCheckout extends LitElement {
     expectedAmount: { attribute: 'expected-amount' },
     expectedCurrency: { attribute: 'expected-currency' },
     relayUrl: { attribute: 'relay-url' },
+    x402Url: { attribute: 'x402-url' },
     pollInterval: { attribute: 'poll-interval', type: Number },
     paymasterUrl: { attribute: 'paymaster-url' },
     walletConnectProjectId: { attribute: 'wallet-connect-project-id' },
@@ -106,6 +108,7 @@ export class PaySessionCheckout extends LitElement {
     registry: { attribute: 'registry', noAccessor: true },
     networks: { attribute: 'networks', noAccessor: true },
     tokens: { attribute: 'tokens', noAccessor: true },
+    allowTokenOverrides: { attribute: 'allow-token-overrides', type: Boolean },
     fetch: { attribute: false },
     tokenProvider: { attribute: 'token-provider', noAccessor: true },
     polling: { attribute: 'polling', noAccessor: true },
@@ -132,6 +135,11 @@ export class PaySessionCheckout extends LitElement {
    * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
    */
   declare relayUrl: string | undefined
+  /**
+   * The session's x402 URL (`x402-url`): `createX402Handler` of `@paysession/server/x402`. Shown
+   * in the manual step, to copy, for agents and x402-aware wallets.
+   */
+  declare x402Url: string | undefined
   /**
    * How often (ms) the checkout reads the session while a payment is on its way or the customer
    * pays by hand (`poll-interval`): core's `polling.interval`, default 2000. Read when the
@@ -180,15 +188,28 @@ export class PaySessionCheckout extends LitElement {
    * attribute (`rpc-urls='{"1":"https://…"}'`).
    */
   declare rpcUrls: Record<number, string> | undefined
-  /** A whole registry of networks and stablecoins, replacing core's pinned one (property or JSON `registry`). */
+  /**
+   * A whole registry of networks and stablecoins, replacing core's pinned one (property or JSON
+   * `registry`). Changing a pinned network or token takes `allow-token-overrides`.
+   */
   declare registry: Registry | undefined
-  /** Extra networks, added to the registry (property or JSON `networks`). */
+  /**
+   * Extra networks, added to the registry (property or JSON `networks`). Replacing a pinned one
+   * takes `allow-token-overrides`.
+   */
   declare networks: NetworkInfo[] | undefined
   /**
    * Extra stablecoins per network name, e.g. `{ BASE: [{ symbol, address, decimals }] }`
-   * (property or JSON `tokens`).
+   * (property or JSON `tokens`). Replacing a pinned one takes `allow-token-overrides`.
    */
   declare tokens: Record<string, StablecoinInfo[]> | undefined
+  /**
+   * Lets `registry`, `networks` and `tokens` change a pinned network (chain id, RPCs, explorer)
+   * or token (address, decimals, EIP-3009 domain) (`allow-token-overrides`). Each change is
+   * logged as a console warning. Without it the checkout refuses such a page with
+   * `INVALID_CONFIG`. Every token's decimals are checked on chain either way.
+   */
+  declare allowTokenOverrides: boolean
   /** A custom fetch for the service calls (property). */
   declare fetch: typeof globalThis.fetch | undefined
   /**

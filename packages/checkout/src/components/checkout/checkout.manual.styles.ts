@@ -13,6 +13,9 @@ export const manualStyles = css`
     text-align: center;
     text-wrap: balance;
   }
+  [part~='x402-url'] {
+    overflow-wrap: anywhere;
+  }
   [part~='address'] span {
     margin-inline: 0.2em;
   }

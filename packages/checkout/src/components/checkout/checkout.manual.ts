@@ -64,6 +64,12 @@ export function manual(view: View) {
     ${to ? html`${groupedAddress(to)}<div class="actions">${copyButton(view, to)}</div>` : nothing}
     ${uri ? qrCode(uri, format(t.manualQr, { amount, token: symbol, address: to ?? '' })) : nothing}
     ${uri ? html`<p class="center"><a href=${uri}>${t.openInWallet}</a></p>` : nothing}
+    ${
+      host.x402Url
+        ? html`<p class="center muted">x402 <code part="x402-url">${host.x402Url}</code>
+          ${copyButton(view, host.x402Url, t.pairingCopy)}</p>`
+        : nothing
+    }
     <p part="notice" class="center">
       <span class="spinner"></span>${t.manualWaiting}
       ${

@@ -14,8 +14,10 @@ export type Controller = Readonly<CheckoutController>
 
 export type View = { host: CheckoutHost; ctl: Controller; state: CheckoutState; t: T }
 
+// A configuration the checkout refuses (INVALID_CONFIG) reads as an insecure one: the same
+// sentence, so no language carries it twice.
 export const errorText = (error: PaySessionError, t: T) =>
-  t.errors[error.code] ?? error.shortMessage
+  t.errors[error.code === 'INVALID_CONFIG' ? 'INSECURE_API_BASE' : error.code] ?? error.shortMessage
 
 // A decline in the wallet is the customer's own choice and an expiry an end, not a fault: said
 // plainly, not in red.

@@ -1,0 +1,134 @@
+import { expect, type Page, test } from '@playwright/test'
+import {
+  createSession,
+  dialog,
+  env,
+  events,
+  openPage,
+  payButton,
+  transfersTo,
+  waitForStep,
+} from './support.js'
+
+// What a page's configuration cannot do (issue 32): change a pinned token without saying so,
+// make the customer pay in the wrong decimals, plant an RPC in the wallet, or render a
+// javascript: link. Each is refused with INVALID_CONFIG before any wallet prompt.
+
+const usdc = {
+  symbol: 'USDC',
+  address: '0x91A12B6130c0Ff0377B5817157A69bFeA67DfbbC',
+  decimals: 6,
+  eip3009: true,
+  eip712: { name: 'USD Coin (test)', version: '2' },
+}
+const usdt = { symbol: 'USDT', address: '0x6d741950129e74422fb11ff179C11710c8d2d7CB', decimals: 6 }
+// The LOCAL network as a page would write it in JSON, with what the test changes.
+const local = (patch: { explorerUrl?: string; rpc?: string }) => ({
+  name: 'LOCAL',
+  chainId: 31337,
+  explorerUrl: patch.explorerUrl,
+  chain: {
+    id: 31337,
+    name: 'Local (sandbox)',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [patch.rpc ?? env.rpc] } },
+  },
+  tokens: [usdc, usdt],
+})
+
+const walletCalls = (page: Page): Promise<string[]> =>
+  page.evaluate(() => (window as any).__wallet.calls)
+const configErrors = async (page: Page) =>
+  (await events(page))
+    .filter((e) => e.type === 'paysession-error' && e.detail.code === 'INVALID_CONFIG')
+    .map((e) => e.detail)
+
+async function expectRefused(
+  page: Page,
+  details: RegExp,
+  sentence = 'This checkout is not set up securely. Please contact the merchant.',
+) {
+  await waitForStep(page, 'failed')
+  await expect(dialog(page).getByRole('alert')).toHaveText(sentence)
+  await expect(dialog(page).getByRole('button', { name: 'Try again' })).toHaveCount(0)
+  const errors = await configErrors(page)
+  expect(errors.length).toBeGreaterThan(0)
+  expect(errors.at(-1)).toMatchObject({ retryable: false, details: expect.stringMatching(details) })
+}
+
+test('a token override with the wrong decimals is refused before the wallet prompt', async ({
+  page,
+}) => {
+  const session = await createSession('10.00', 'USD')
+  const warnings: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text())
+  })
+  // 18 decimals for a 6-decimal token: 10.00 would be sent as 10 000 000 000 000 USDC.
+  await openPage(page, session, {
+    attributes: {
+      tokens: JSON.stringify({
+        LOCAL: [
+          { ...usdc, decimals: 18 },
+          { ...usdt, decimals: 18 },
+        ],
+      }),
+      'allow-token-overrides': 'true',
+    },
+  })
+  await payButton(page).click()
+  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
+  await expectRefused(page, /decimals\(\) is 6, not as in the registry/)
+  // The page said it meant to: the override is in the console.
+  expect(warnings.join('\n')).toContain('changes pinned USDC on LOCAL, USDT on LOCAL')
+  // Connected, and nothing more: no balance shown in the wrong decimals, no prompt, no transfer.
+  const calls = await walletCalls(page)
+  expect(calls).toContain('eth_requestAccounts')
+  expect(calls.filter((m) => /send|sign/i.test(m))).toEqual([])
+  await expect(dialog(page).getByText(/10,?000,?000/)).toHaveCount(0)
+  expect(await transfersTo(session)).toBe(0)
+})
+
+test('changing a pinned token takes allow-token-overrides', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  await openPage(page, session, {
+    attributes: { tokens: JSON.stringify({ LOCAL: [{ ...usdc, decimals: 18 }] }) },
+  })
+  await payButton(page).click()
+  await expectRefused(page, /changes pinned USDC on LOCAL \(allow-token-overrides\)/)
+  expect(await walletCalls(page)).not.toContain('eth_requestAccounts')
+})
+
+test('a javascript: explorer URL is refused before it can become a link', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  // In French: the customer reads the sentence of an insecure setup, in their language.
+  await openPage(page, session, {
+    locale: 'fr',
+    attributes: {
+      networks: JSON.stringify([local({ explorerUrl: 'javascript:alert(document.domain)' })]),
+      'allow-token-overrides': 'true',
+    },
+  })
+  await payButton(page).click()
+  await expectRefused(
+    page,
+    /LOCAL explorerUrl "javascript:alert\(document.domain\)": not https/,
+    'Ce paiement n’est pas configuré de façon sécurisée. Veuillez contacter le marchand.',
+  )
+  await expect(page.locator('paysession-checkout a[href^="javascript:"]')).toHaveCount(0)
+  expect(await walletCalls(page)).not.toContain('eth_requestAccounts')
+})
+
+test('an http RPC is never passed to the wallet', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  const rpc = 'http://rpc.example.test:8545'
+  await openPage(page, session, {
+    attributes: { networks: JSON.stringify([local({ rpc })]), 'allow-token-overrides': 'true' },
+  })
+  await payButton(page).click()
+  await expectRefused(page, /LOCAL rpcUrls "http:\/\/rpc.example.test:8545": not https/)
+  const calls = await walletCalls(page)
+  expect(calls).not.toContain('wallet_addEthereumChain')
+  expect(calls).not.toContain('eth_requestAccounts')
+  expect(await transfersTo(session)).toBe(0)
+})
