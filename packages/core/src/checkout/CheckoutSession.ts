@@ -27,7 +27,7 @@ import {
   readPaymentRecord,
 } from '../utils/paymentRecord.js'
 import { writeSessionFacts } from '../utils/sessionFacts.js'
-import { isPaidStatus, isSettled } from '../utils/status.js'
+import { isSettled } from '../utils/status.js'
 import { SessionToken, type SessionTokenProvider } from './sessionToken.js'
 import {
   type CheckoutEvent,
@@ -439,20 +439,11 @@ export class CheckoutSession implements Checkout {
    */
   async askServiceToSettle(hash: Hex): Promise<void> {
     const { config, sessionId } = this
-    const answer = await this.token
+    await this.token
       .use((sessionToken) => reportFunding(config, { sessionId, sessionToken, hash, wait: true }))
-      .catch(() => undefined)
-    this.#onReportAnswer(answer)
-  }
-
-  /**
-   * A service that answers a report with the status it now holds (an extension): paid shows at
-   * once, without waiting for the read that follows, which brings the rest of the session.
-   */
-  #onReportAnswer(answer: { status?: PaymentSession['status'] | undefined } | undefined) {
-    const shown = this.#state.session
-    if (shown && answer?.status && isPaidStatus(answer.status) && !this.settled)
-      this.#onSession({ ...shown, status: answer.status })
+      .catch(() => {})
+    // Paid shows from this read, never from the report's answer alone: the session as last
+    // read may name another token or no customer yet, and paid tells the customer what they paid.
     this.refresh()
   }
 
@@ -612,9 +603,9 @@ export class CheckoutSession implements Checkout {
         onHash: (hash) => {
           this.#dispatch({ type: 'hash' }, { hash, explorerTxUrl: this.explorerTxUrl(hash) })
         },
-        onReported: (answer) => {
+        onReported: () => {
           this.#dispatch({ type: 'reported' })
-          this.#onReportAnswer(answer)
+          this.refresh()
         },
       })
       this.#dispatch({ type: 'mined' })

@@ -9,34 +9,28 @@ import { PaySessionError, type PaySessionErrorCode } from './base.js'
 /**
  * The codes a call to the service's session-token endpoints ends with (docs/errors.md, "From HTTP
  * answers"): the mapping's, the service's own for these endpoints, a response the SDK cannot read,
- * and an abort. Another code the service sends reads as an unknown one (by the status alone), its
- * own kept as `serviceCode`.
+ * and an abort. Its own code, when the service's differs, is kept as `serviceCode`.
  */
-export const apiErrorCodes = [
-  'API_UNAVAILABLE',
-  'API_ERROR',
-  'INVALID_RESPONSE',
-  'ABORTED',
-  'INVALID_REQUEST',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'SESSION_TOKEN_EXPIRED',
-  'SESSION_NOT_FOUND',
-  'METHOD_NOT_ALLOWED',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'MALFORMED_JSON',
-  'SESSION_EXPIRED',
-  'SESSION_NOT_PAYABLE',
-  'TRANSACTION_DOES_NOT_FUND_SESSION',
-  'TRANSACTION_REVERTED',
-  'INVALID_TRANSACTION_HASH',
-  'CHAIN_UNAVAILABLE',
-] as const satisfies readonly PaySessionErrorCode[]
-export type ApiErrorCode = (typeof apiErrorCodes)[number]
-
-const isApiErrorCode = (code: string): code is ApiErrorCode =>
-  (apiErrorCodes as readonly string[]).includes(code)
+export type ApiErrorCode =
+  | 'API_UNAVAILABLE'
+  | 'API_ERROR'
+  | 'INVALID_RESPONSE'
+  | 'ABORTED'
+  | 'INVALID_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'SESSION_TOKEN_EXPIRED'
+  | 'SESSION_NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'MALFORMED_JSON'
+  | 'SESSION_EXPIRED'
+  | 'SESSION_NOT_PAYABLE'
+  | 'TRANSACTION_DOES_NOT_FUND_SESSION'
+  | 'TRANSACTION_REVERTED'
+  | 'INVALID_TRANSACTION_HASH'
+  | 'CHAIN_UNAVAILABLE'
 
 /**
  * Turns an HTTP error answer `{ error: { code, message } }` (or anything else) into an error, by
@@ -44,10 +38,8 @@ const isApiErrorCode = (code: string): code is ApiErrorCode =>
  */
 export function apiError(status: number, body: unknown): PaySessionError<ApiErrorCode> {
   const { code: serviceCode, message } = serviceErrorBody(body)
-  const mapped = serviceErrorCode(status, serviceCode, 'session')
-  // A code these endpoints do not answer with reads as an unknown one: by the status alone.
-  const byStatus = serviceErrorCode(status, undefined, 'session')
-  const code = isApiErrorCode(mapped) ? mapped : isApiErrorCode(byStatus) ? byStatus : 'API_ERROR'
+  // The service answers these endpoints with the codes above; the type names them for callers.
+  const code = serviceErrorCode(status, serviceCode, 'session') as ApiErrorCode
   const details = [`HTTP ${status}`, serviceCode, message].filter(Boolean).join(' ')
   return new PaySessionError(code, {
     status,

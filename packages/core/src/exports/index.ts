@@ -136,7 +136,7 @@ export {
   type PaySessionConfig,
   type PollingSettings,
 } from '../createPaySessionConfig.js'
-export { type ApiErrorCode, apiErrorCodes } from '../errors/api.js'
+export type { ApiErrorCode } from '../errors/api.js'
 export {
   isPaySessionError,
   PaySessionError,

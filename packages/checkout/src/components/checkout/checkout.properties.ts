@@ -68,7 +68,7 @@ function report(host: Host, name: string, attribute: string, value: string) {
   const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value
   const json = objectProperties[name as keyof typeof objectProperties].json
   const object = value.startsWith('[object ') ? ' (an object written as text)' : ''
-  const details = `${attribute}="${shown}"${object}: not ${json ? 'JSON' : 'text'}. Bind the property ${name} or ${attribute} (Vue :${attribute}, Svelte ${attribute}={…}, Angular [${name}]), see docs/frameworks.`
+  const details = `${attribute}="${shown}"${object}: not ${json ? 'JSON' : 'text'}. Bind the property ${name} or ${attribute} (Vue :${attribute}, Angular [${name}]).`
   // Late, once: a framework attaches its listeners after it sets the element's attributes.
   queueMicrotask(() => {
     // Set right since (a framework's property after the server-rendered attribute): nothing to say.
