@@ -63,7 +63,7 @@ const coreLayers: Record<string, number> = {
 }
 
 /** The imports of core's sources (paths under src/) that go up a layer, or into an unknown folder. */
-export function layerViolations(graph: Map<string, string[]>, src: string): string[] {
+function layerViolations(graph: Map<string, string[]>, src: string): string[] {
   const folder = (file: string) => relative(src, file).split(sep)[0]!
   const found: string[] = []
   for (const [file, targets] of graph)

@@ -4,7 +4,7 @@ import {
   serviceErrorBody,
   serviceErrorCode,
 } from '@paysession/protocol'
-import { PaySessionError, type PaySessionErrorCode } from './base.js'
+import { PaySessionError } from './base.js'
 
 /**
  * The codes a call to the service's session-token endpoints ends with (docs/errors.md, "From HTTP
