@@ -87,7 +87,9 @@ const files = {
 ${imports}
 /** What a Vue template may set: vue-tsc matches \`session-id\` and \`:rpc-urls\` to these camelCase keys, \`@paysession-paid\` to \`onPaysessionPaid\`. */
 export type ${className}VueProps = {
-${props({ attributes: false, eventKey: (name) => `on${camel(`-${name}`)}` })}}
+${props({ attributes: false, eventKey: (name) => `on${camel(`-${name}`)}` })}  /** \`data-*\` attributes, camelized as vue-tsc writes them (\`data-test\` is \`dataTest\`): Vue's own HTMLAttributes has none. */
+  [data: \`data\${Capitalize<string>}\`]: unknown
+}
 
 declare module 'vue' {
   interface GlobalComponents {
@@ -130,8 +132,6 @@ declare module 'solid-js' {
 /**
  * What a JSX template may set on <${tag}>: attributes, properties (React 19 and Preact set a
  * name the element has as a property) and \`onpaysession-*\` events.
- * @example
- * declare module 'preact' { namespace JSX { interface IntrinsicElements extends CustomElements {} } }
  */
 export type ${className}JsxProps = {
 ${props({ attributes: true, eventKey: (name) => `on${name}` })}  children?: unknown
@@ -144,9 +144,16 @@ ${props({ attributes: true, eventKey: (name) => `on${name}` })}  children?: unkn
   style?: unknown
 }
 
-/** The elements to add to a JSX namespace's IntrinsicElements. */
-export type CustomElements = {
-  ${JSON.stringify(tag)}: ${className}JsxProps
+/**
+ * The elements to add to a JSX namespace's IntrinsicElements. \`Attributes\`: your framework's
+ * HTML attributes (\`title\`, \`hidden\`, \`onClick\`…), which this module cannot name.
+ * @example
+ * declare module 'react' {
+ *   namespace JSX { interface IntrinsicElements extends CustomElements<React.HTMLAttributes<HTMLElement>> {} }
+ * }
+ */
+export type CustomElements<Attributes = {}> = {
+  ${JSON.stringify(tag)}: ${className}JsxProps & Omit<Attributes, keyof ${className}JsxProps>
 }
 `,
 }
