@@ -214,17 +214,42 @@ describe('the one URL rule (api-base, relay, paymaster, RPCs, explorer links)', 
     expect((error as PaySessionError).details).toContain('BASE explorerUrl')
   })
 
+  test('a WebSocket (the WalletConnect relay): wss, or ws to this machine', () => {
+    const socket = { socket: true }
+    for (const url of ['wss://relay.walletconnect.org', 'ws://127.0.0.1:4444', 'ws://localhost'])
+      expect(checkUrl(url, 'walletConnectRelayUrl', socket)).toBe(url)
+    for (const url of [
+      'ws://relay.example.com',
+      'wss://user:secret@relay.example.com',
+      'https://relay.example.com',
+      'javascript:alert(1)',
+      '/relay',
+    ]) {
+      const error = (() => {
+        try {
+          checkUrl(url, 'walletConnectRelayUrl', socket)
+        } catch (error) {
+          return error
+        }
+      })()
+      expect(isPaySessionError(error, 'INVALID_CONFIG')).toBe(true)
+      expect((error as PaySessionError).details).toBe(
+        `walletConnectRelayUrl ${JSON.stringify(url)}: not wss (ws on localhost), or has user:password`,
+      )
+    }
+  })
+
   test('a relative URL resolves against the page when allowed', () => {
     const page = (href: string) => ((globalThis as { location?: unknown }).location = { href })
     try {
       page('https://shop.example/checkout')
-      expect(checkUrl('/relay', 'relayUrl', true)).toBe('/relay')
+      expect(checkUrl('/relay', 'relayUrl', { relative: true })).toBe('/relay')
       expect(code(() => checkUrl('/relay', 'rpcUrls'))).toBe('INVALID_CONFIG')
       page('http://localhost:5173/')
-      expect(checkUrl('/relay', 'relayUrl', true)).toBe('/relay')
+      expect(checkUrl('/relay', 'relayUrl', { relative: true })).toBe('/relay')
       page('http://shop.example/')
-      expect(code(() => checkUrl('/relay', 'relayUrl', true))).toBe('INVALID_CONFIG')
-      expect(code(() => checkUrl(42, 'relayUrl', true))).toBe('INVALID_CONFIG')
+      expect(code(() => checkUrl('/relay', 'relayUrl', { relative: true }))).toBe('INVALID_CONFIG')
+      expect(code(() => checkUrl(42, 'relayUrl', { relative: true }))).toBe('INVALID_CONFIG')
     } finally {
       delete (globalThis as { location?: unknown }).location
     }

@@ -2,6 +2,7 @@ import {
   type Checkout,
   CheckoutSession,
   type CheckoutState,
+  checkUrl,
   createPaySessionConfig,
   createRegistry,
   extendRegistry,
@@ -50,6 +51,7 @@ const settings = (h: CheckoutHost) =>
     h.walletConnectProjectId,
     h.walletConnectRelayUrl,
     h.paymasterUrl,
+    h.x402Url,
   ].join('|')
 
 /**
@@ -270,6 +272,11 @@ export class CheckoutController implements ReactiveController {
     this.sentHere = false
     this.sawUnpaid = false
     try {
+      // The element's own URLs, by core's URL rule: one the customer copies, and the relay
+      // WalletConnect opens a socket to.
+      if (h.x402Url) checkUrl(h.x402Url, 'x402Url')
+      if (h.walletConnectRelayUrl)
+        checkUrl(h.walletConnectRelayUrl, 'walletConnectRelayUrl', { socket: true })
       const registry = this.registryOf(h)
       this.config = createPaySessionConfig({
         apiBase,

@@ -1,4 +1,10 @@
-export { type Clock, normalizeApiBase, stablecoinAbi, systemClock } from '@paysession/protocol'
+export {
+  type Clock,
+  checkUrl,
+  normalizeApiBase,
+  stablecoinAbi,
+  systemClock,
+} from '@paysession/protocol'
 export {
   type CheckPreviousPaymentErrorType,
   type CheckPreviousPaymentParameters,
