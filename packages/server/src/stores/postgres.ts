@@ -92,8 +92,10 @@ export function createPostgresRelayStore(
         await tx`select pg_advisory_xact_lock(hashtextextended(${`${prefix}:nonce:${key}`}, 0))`
         const [row] = await tx<{ nonce: string; at: string }[]>`
           select nonce, at from ${nonces} where key = ${key}`
+        // The lock lives as long as this transaction: a query in it fails once it is gone.
         const { nonce, result } = await send(
           row ? { nonce: Number(row.nonce), at: Number(row.at) } : undefined,
+          async () => void (await tx`select 1`),
         )
         await tx`insert into ${nonces} (key, nonce, at) values (${key}, ${nonce}, ${Date.now()})
           on conflict (key) do update set nonce = excluded.nonce, at = excluded.at`
