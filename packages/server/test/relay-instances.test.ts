@@ -41,7 +41,8 @@ beforeAll(async () => {
   kit = relayKit(sb)
 }, 60_000)
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL')
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL')
   await Promise.all([sb?.stop(), pg?.stop(), redis?.stop()])
 })
 
