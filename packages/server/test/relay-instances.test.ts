@@ -18,9 +18,9 @@ import {
   createRedisRateLimit,
   createRedisRelayStore,
 } from '../src/redis.js'
+import { claimLeaseMs } from '../src/relay/settle.js'
 import { createMemoryRelayStoreForTestsOnly, type RelayStore } from '../src/relay.js'
 import { close, listen } from './helpers.js'
-import { claimLeaseMs } from '../src/relay/settle.js'
 import { codeOf, hashOf, type RelayKit, relayKit, type Signed } from './relayHelpers.js'
 import type { RelayProcessConfig } from './relayProcess.js'
 
@@ -317,6 +317,82 @@ describe.each([
   })
 })
 const limits = { ip: { burst: 3, perSecond: 0.001 }, session: { burst: 3, perSecond: 0.001 } }
+
+test('the Postgres rate limit prunes the rows of buckets that are full again, and only those', async () => {
+  const sql = pgClient()
+  const prefix = `prune_${crypto.randomUUID().slice(0, 8)}`
+  // IP buckets are full again at once; session buckets take hours.
+  const limit = createPostgresRateLimit(sql, {
+    prefix,
+    pruneEvery: 3,
+    ip: { burst: 2, perSecond: 1e9 },
+    session: { burst: 1, perSecond: 0.0001 },
+  })
+  const keys = async () =>
+    (
+      await sql<{ key: string }[]>`select key from ${sql(`${prefix}_rate_limits`)} order by key`
+    ).map((row) => row.key)
+  expect(await limit('ip:198.51.100.1')).toBe(true)
+  expect(await limit('session:ps_a')).toBe(true)
+  expect(await keys()).toEqual(['ip:198.51.100.1', 'session:ps_a'])
+  // The third call prunes first: the full IP bucket goes, the empty session bucket stays and
+  // still refuses.
+  expect(await limit('session:ps_a')).toBe(false)
+  expect(await keys()).toEqual(['session:ps_a'])
+})
+
+test('a Redis nonce lock holder that stalls past its lease sends nothing, and one that sent meanwhile leaves the newer nonce alone', async () => {
+  const key = `31337:${crypto.randomUUID()}`
+  const store = () => createRedisRelayStore(redisClient(), { nonceLockMs: 200 })
+  const [a, b] = [store(), store()]
+  const lease = (run: (held: () => Promise<void>) => Promise<number>) => {
+    let entered!: () => void
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve
+    })
+    let resume!: () => void
+    const stalled = new Promise<void>((resolve) => {
+      resume = resolve
+    })
+    const done = a.withNonce(key, async (_, assertHeld) => {
+      entered()
+      const nonce = await run(async () => {
+        await stalled
+        await assertHeld()
+      })
+      return { nonce, result: nonce }
+    })
+    return { inside, resume, done }
+  }
+  const lastNonce = () => b.withNonce(key, async (last) => ({ nonce: last!.nonce, result: last }))
+
+  // Stalls before its send: B takes the lock once A's lease is over, and A's fence throws.
+  const first = lease(async (held) => {
+    await held()
+    return 7
+  })
+  await first.inside
+  expect(await b.withNonce(key, async (_, held) => (await held(), { nonce: 3, result: 3 }))).toBe(3)
+  first.resume()
+  await expect(first.done).rejects.toThrow(/lock was lost/)
+  expect((await lastNonce())?.nonce).toBe(3)
+
+  // Stalls after its send, before storing its nonce: the nonce B stored meanwhile stays.
+  let sent!: () => void
+  const past = new Promise<void>((resolve) => {
+    sent = resolve
+  })
+  const second = lease(async () => {
+    await past
+    return 9
+  })
+  await second.inside
+  expect(await b.withNonce(key, async (_, held) => (await held(), { nonce: 4, result: 4 }))).toBe(4)
+  sent()
+  second.resume()
+  expect(await second.done).toBe(9)
+  expect((await lastNonce())?.nonce).toBe(4)
+})
 
 /**
  * A JSON-RPC proxy in front of the sandbox's node: `onCall` decides what happens to each call

@@ -196,8 +196,7 @@ export async function priorState(
         })
       : undefined,
   ])
-  if (used)
-    return (await eventOf(network, record, 'AuthorizationCanceled')) ? 'canceled' : 'used'
+  if (used) return (await eventOf(network, record, 'AuthorizationCanceled')) ? 'canceled' : 'used'
   if (BigInt(record.validBefore) <= block.timestamp) return 'dead'
   if (relayerNonce === undefined || mined === undefined) return 'unsent'
   return mined > relayerNonce ? 'dead' : 'pending'

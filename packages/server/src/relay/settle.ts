@@ -155,8 +155,7 @@ async function afterPrevious(
       // Another authorization waits. The same one gets its hash while the node knows the
       // transaction; one the node never got (its sender died first) is sent again once the
       // lease is over: the token's nonce lets at most one of the two pay.
-      if (same && previous.hash && (await knownToNode(network, previous.hash)))
-        return previous.hash
+      if (same && previous.hash && (await knownToNode(network, previous.hash))) return previous.hash
       if (!same || leased)
         throw relayError('ALREADY_RELAYED', { details: 'its transaction may still be mined' })
       return undefined

@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis'
+import { relayError } from '../relay/errors.js'
 import {
   bucketOf,
   type RelayRateLimit,
   type TokenBucketRateLimitOptions,
 } from '../relay/rateLimit.js'
-import { relayError } from '../relay/errors.js'
 import { type RelayRecord, type RelayStore, serializeRecord } from '../relay/types.js'
 import type { WebhookDedupeStore } from '../webhooks/dedupe.js'
 
