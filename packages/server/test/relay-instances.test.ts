@@ -372,7 +372,12 @@ test('a Redis nonce lock holder that stalls past its lease sends nothing, and on
     return 7
   })
   await first.inside
-  expect(await b.withNonce(key, async (_, held) => (await held(), { nonce: 3, result: 3 }))).toBe(3)
+  expect(
+    await b.withNonce(key, async (_, held) => {
+      await held()
+      return { nonce: 3, result: 3 }
+    }),
+  ).toBe(3)
   first.resume()
   await expect(first.done).rejects.toThrow(/lock was lost/)
   expect((await lastNonce())?.nonce).toBe(3)
@@ -387,7 +392,12 @@ test('a Redis nonce lock holder that stalls past its lease sends nothing, and on
     return 9
   })
   await second.inside
-  expect(await b.withNonce(key, async (_, held) => (await held(), { nonce: 4, result: 4 }))).toBe(4)
+  expect(
+    await b.withNonce(key, async (_, held) => {
+      await held()
+      return { nonce: 4, result: 4 }
+    }),
+  ).toBe(4)
   sent()
   second.resume()
   expect(await second.done).toBe(9)
@@ -541,7 +551,9 @@ describe.each([
     try {
       const relayUrl = await relayProcess(kind, storeUrl(), {
         rpcUrl: url,
-        onChild: (c) => void (child = c),
+        onChild: (c) => {
+          child = c
+        },
       })
       await expect(post(relayUrl, kit.relayRequest(s.id, signed))).rejects.toThrow()
       await killed
@@ -555,7 +567,9 @@ describe.each([
   let offset = 0
   const healthy = () =>
     kit.relayWith({ store: storeOf(), rateLimit: false, clock: { now: () => Date.now() + offset } })
-  const pastLease = () => void (offset = claimLeaseMs + 1)
+  const pastLease = () => {
+    offset = claimLeaseMs + 1
+  }
 
   test('killed after its claim, before its send: another request takes the claim over after the lease, once', async () => {
     offset = 0
