@@ -77,14 +77,17 @@ async function claimAndSend(
   const { authorization: auth } = request
   const sessionId = session.paymentSessionId
   const previous = (await store.get(sessionId)) ?? undefined
-  if (previous) {
-    // The same authorization again (a retried request): its hash, even once the session is paid.
-    const hash = await afterPrevious(context, previous, auth)
+  const same =
+    !!previous && previous.nonce === auth.nonce && isAddressEqual(previous.from, auth.from)
+  // The same authorization again (a retried request): its hash, even once the session is paid.
+  if (previous && same) {
+    const hash = await afterPrevious(context, previous, same)
     if (hash) return { sessionId, transactionHash: hash }
   }
   const { network, token } = await sessionNetwork(networkOf, session, request, signed)
   const block = await latestBlock(network)
   assertTermsAt(options, block, session, request, token)
+  if (previous && !same) await afterPrevious(context, previous, same)
   const fees = await checkBeforeGas(options, network, block, request, token)
 
   const claimed: RelayRecord = {
@@ -130,18 +133,17 @@ async function claimAndSend(
 }
 
 /**
- * Whether the session's earlier authorization lets `auth` be sent, decided from the chain's
+ * Whether the session's earlier authorization lets this one be sent, decided from the chain's
  * state: throws when the earlier one paid or may still be mined, answers the earlier
- * transaction's hash when `auth` is that same authorization, and resolves to nothing when
- * `auth` may be sent (over the earlier claim).
+ * transaction's hash when this is that `same` authorization, and resolves to nothing when this
+ * one may be sent (over the earlier claim).
  */
 async function afterPrevious(
   { networkOf, options }: SettleContext,
   previous: RelayRecord,
-  auth: RelayRequest['authorization'],
+  same: boolean,
 ): Promise<Hex | undefined> {
   const leased = options.clock.now() - (previous.claimedAt ?? 0) < claimLeaseMs
-  const same = previous.nonce === auth.nonce && isAddressEqual(previous.from, auth.from)
   const network = networkOf(previous.network)
   // A network no longer configured: nothing here can tell whether it paid.
   if (!network) throw relayError('ALREADY_RELAYED', { details: `sent on ${previous.network}` })
