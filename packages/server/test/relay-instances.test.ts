@@ -18,6 +18,9 @@ import {
   createRedisRateLimit,
   createRedisRelayStore,
 } from '../src/redis.js'
+import { priorState } from '../src/relay/chainChecks.js'
+import { createNetworks } from '../src/relay/networks.js'
+import { resolveRelayOptions } from '../src/relay/options.js'
 import { claimLeaseMs } from '../src/relay/settle.js'
 import { createMemoryRelayStoreForTestsOnly, type RelayStore } from '../src/relay.js'
 import { close, listen } from './helpers.js'
@@ -458,6 +461,45 @@ test('a send the node took but never answered is not sent again, and its session
     const second = await healthy(kit.relayRequest(s.id, await kit.authorize(b.key, s.otw)))
     expect((await codeOf(second))[0]).toBe(409)
     expect(await kit.transfersTo(s.otw)).toHaveLength(1)
+  } finally {
+    await close(server)
+  }
+})
+
+test('a node whose event index lags its state: a used authorization still counts as used', async () => {
+  // The node answers every eth_getLogs with nothing, as one that has not indexed the block yet.
+  const { server, url } = await rpcProxy(async (body, forward) =>
+    body.includes('eth_getLogs')
+      ? JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(body).id, result: [] })
+      : forward(),
+  )
+  try {
+    const store = createMemoryRelayStoreForTestsOnly()
+    const s = await kit.session()
+    const a = await kit.customerWithoutGas()
+    const res = await kit.relayWith({ store, rateLimit: false })(
+      kit.relayRequest(s.id, await kit.authorize(a.key, s.otw)),
+    )
+    expect(res.status).toBe(200)
+    await kit.publicClient.waitForTransactionReceipt({ hash: await hashOf(res) })
+    const lagging = createNetworks(
+      resolveRelayOptions({
+        client: kit.client,
+        relayer: sb.relayer.privateKey,
+        networks: {
+          LOCAL: { chainId: sb.chainId, rpcUrl: url, tokens: { USDC: sb.tokens.USDC.address } },
+        },
+        store,
+      }),
+    )('LOCAL')!
+    const record = (await store.get(s.id))!
+    const block = await kit.publicClient.getBlock()
+    expect(await priorState(lagging, record, block)).toBe('used')
+    // A claim whose instance died before it recorded anything: the token's state still says
+    // used. (Deciding "used or canceled" by the AuthorizationUsed event alone read this as
+    // canceled, freed the session, and a second authorization paid it twice.)
+    const { relayer: _, relayerNonce: __, hash: ___, ...bare } = record
+    expect(await priorState(lagging, bare, block)).toBe('used')
   } finally {
     await close(server)
   }

@@ -198,7 +198,8 @@ export async function priorState(
   ])
   if (used) return (await eventOf(network, record, 'AuthorizationCanceled')) ? 'canceled' : 'used'
   if (BigInt(record.validBefore) <= block.timestamp) return 'dead'
-  if (relayerNonce === undefined || mined === undefined) return 'unsent'
+  // A hash without a relayer nonce: a record from a store written before nonces were recorded.
+  if (relayerNonce === undefined || mined === undefined) return record.hash ? 'pending' : 'unsent'
   return mined > relayerNonce ? 'dead' : 'pending'
 }
 
