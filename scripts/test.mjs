@@ -252,7 +252,7 @@ async function runStage(stage, tag, log) {
  */
 function run([cmd, ...args], tag, log) {
   return new Promise((resolve) => {
-    const child = spawn('node', ['-e', cpuWrapper, cmd, ...args], {
+    const child = spawn(process.execPath, ['-e', cpuWrapper, cmd, ...args], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       detached: true,
