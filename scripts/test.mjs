@@ -206,7 +206,7 @@ for (const stage of chosen) {
     console.error(`\n▶ ${stage.name}, beside the next stages (its output when it ends)`)
     besides.push(
       runStage(stage, tag, log).then((result) => {
-        console.error(`\n◀ ${stage.name}: its output\n`)
+        console.error(`\n${stage.name}: its output\n`)
         try {
           process.stderr.write(readFileSync(log))
         } catch {}
@@ -243,7 +243,9 @@ async function runStage(stage, tag, log) {
   }
   stopStage(tag)
   running.delete(tag)
-  return { stage, ms: Date.now() - t0, cpuMs, failure }
+  const ms = Date.now() - t0
+  console.error(`\n◀ ${stage.name}: ${clock(ms)}, cpu ${clock(cpuMs)}${failure ? ', FAILED' : ''}`)
+  return { stage, ms, cpuMs, failure }
 }
 
 /**
