@@ -90,10 +90,9 @@ const wallet: WalletConfig = {
  * fetch) the chain starts empty and the service runs the setup itself.
  */
 async function firstStart(db: Persistence): Promise<Pick<Saved, 'genesisTimestamp' | 'journal'>> {
-  const response = await fetch(new URL(`./${SETUP_JOURNAL_FILE}`, document.baseURI)).catch(
-    () => undefined,
-  )
-  const setup: SetupJournal | undefined = response?.ok ? await response.json() : undefined
+  const setup = await fetch(new URL(`./${SETUP_JOURNAL_FILE}`, document.baseURI))
+    .then((response) => (response.ok ? (response.json() as Promise<SetupJournal>) : undefined))
+    .catch(() => undefined)
   const last = setup?.journal.flatMap((e) => ('timestamp' in e ? [e.timestamp] : [])).at(-1)
   if (!setup || last === undefined) return { genesisTimestamp: undefined, journal: [] }
   // Its last block made now, each earlier one as long before as at the build.
