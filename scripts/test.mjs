@@ -206,7 +206,7 @@ for (const stage of chosen) {
     console.error(`\n▶ ${stage.name}, beside the next stages (its output when it ends)`)
     besides.push(
       runStage(stage, tag, log).then((result) => {
-        console.error(`\n◀ ${stage.name}: its output\n`)
+        console.error(`\n${stage.name}: its output\n`)
         try {
           process.stderr.write(readFileSync(log))
         } catch {}
@@ -243,7 +243,9 @@ async function runStage(stage, tag, log) {
   }
   stopStage(tag)
   running.delete(tag)
-  return { stage, ms: Date.now() - t0, cpuMs, failure }
+  const ms = Date.now() - t0
+  console.error(`\n◀ ${stage.name}: ${clock(ms)}, cpu ${clock(cpuMs)}${failure ? ', FAILED' : ''}`)
+  return { stage, ms, cpuMs, failure }
 }
 
 /**
@@ -252,7 +254,7 @@ async function runStage(stage, tag, log) {
  */
 function run([cmd, ...args], tag, log) {
   return new Promise((resolve) => {
-    const child = spawn('node', ['-e', cpuWrapper, cmd, ...args], {
+    const child = spawn(process.execPath, ['-e', cpuWrapper, cmd, ...args], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       detached: true,
