@@ -2,25 +2,23 @@ import { PaySessionError } from './errors.js'
 
 // The one rule for every URL a checkout takes or passes on (the service, the relay, the
 // paymaster, a network's RPCs, which a wallet keeps after the page is gone, explorer links,
-// rendered as links, the x402 URL a customer copies, and the WalletConnect relay's WebSocket):
-// https (wss for a WebSocket), or plain http (ws) to this machine only, for the sandbox. Judged on
-// the parsed URL, never on the text: in `http://localhost:x@evil.example/` the host is
-// evil.example, so a URL with user info is refused outright (it would also put a secret in every
-// log line).
+// rendered as links, the x402 URL a customer copies, and WalletConnect's relay, a WebSocket):
+// https (wss), or plain http (ws) to this machine only, for the sandbox. Judged on the
+// parsed URL, never on the text: in `http://localhost:x@evil.example/` the host is evil.example,
+// so a URL with user info is refused outright (it would also put a secret in every log line).
 
 /**
  * Whether the checkout may use this URL: `https:`, or `http:` to localhost, 127.0.0.0/8 or
  * [::1] (as `URL` spells the host: it normalises `127.1` and `[0::1]`); no user or password.
- * With `socket`, the same for a WebSocket: `wss:`, or `ws:` to this machine.
  * @example isSecureUrl(new URL('http://127.0.0.1:4010')) // true
  */
-export function isSecureUrl(url: URL, socket?: boolean): boolean {
+export function isSecureUrl(url: URL): boolean {
   const host = url.hostname
   return (
     !url.username &&
     !url.password &&
-    (url.protocol === (socket ? 'wss:' : 'https:') ||
-      (url.protocol === (socket ? 'ws:' : 'http:') &&
+    (url.protocol === 'https:' ||
+      (url.protocol === 'http:' &&
         (host === 'localhost' || host === '[::1]' || /^127(\.\d+){3}$/.test(host))))
   )
 }
@@ -28,14 +26,9 @@ export function isSecureUrl(url: URL, socket?: boolean): boolean {
 /**
  * The URL as given, or `INVALID_CONFIG` naming the setting unless {@link isSecureUrl} holds. A
  * relative URL is refused, unless `relative`: then it resolves against the page's address.
- * `socket`: a WebSocket URL (`wss:`, `ws:` to this machine).
- * @example checkUrl(relayUrl, 'relayUrl', { relative: true })
+ * @example checkUrl(relayUrl, 'relayUrl', true)
  */
-export function checkUrl(
-  value: unknown,
-  setting: string,
-  { relative, socket }: { relative?: boolean; socket?: boolean } = {},
-): string {
+export function checkUrl(value: unknown, setting: string, relative?: boolean): string {
   let url: URL | undefined
   try {
     url = new URL(
@@ -43,9 +36,25 @@ export function checkUrl(
       relative ? (globalThis as { location?: { href: string } }).location?.href : undefined,
     )
   } catch {}
-  if (typeof value !== 'string' || !url || !isSecureUrl(url, socket))
+  if (typeof value !== 'string' || !url || !isSecureUrl(url))
     throw new PaySessionError('INVALID_CONFIG', {
-      details: `${setting} ${JSON.stringify(value)}: not ${socket ? 'wss (ws' : 'https (http'} on localhost), or has user:password`,
+      details: `${setting} ${JSON.stringify(value)}: not https (http on localhost), or has user:password`,
     })
   return value
+}
+
+/**
+ * A WebSocket URL (WalletConnect's relay) by the same rule: `wss:`, or `ws:` to this machine;
+ * else `INVALID_CONFIG` naming the setting.
+ * @example checkSocketUrl(relayUrl, 'walletConnectRelayUrl')
+ */
+export function checkSocketUrl(value: unknown, setting: string): string {
+  // A WebSocket is an upgraded HTTP request: wss is judged as https, ws as http.
+  if (/^wss?:/i.test(value as string))
+    try {
+      return checkUrl((value as string).replace(/^ws/i, 'http'), setting) && (value as string)
+    } catch {}
+  throw new PaySessionError('INVALID_CONFIG', {
+    details: `${setting} ${JSON.stringify(value)}: not wss (ws on localhost), or has user:password`,
+  })
 }

@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import {
   absoluteApiBase,
+  checkSocketUrl,
   checkUrl,
   decimalToUnits,
   isPaySessionError,
@@ -215,19 +216,22 @@ describe('the one URL rule (api-base, relay, paymaster, RPCs, explorer links)', 
   })
 
   test('a WebSocket (the WalletConnect relay): wss, or ws to this machine', () => {
-    const socket = { socket: true }
-    for (const url of ['wss://relay.walletconnect.org', 'ws://127.0.0.1:4444', 'ws://localhost'])
-      expect(checkUrl(url, 'walletConnectRelayUrl', socket)).toBe(url)
+    for (const url of ['wss://relay.walletconnect.org', 'ws://127.0.0.1:4444', 'WSS://[::1]/'])
+      expect(checkSocketUrl(url, 'walletConnectRelayUrl')).toBe(url)
     for (const url of [
       'ws://relay.example.com',
       'wss://user:secret@relay.example.com',
+      'ws://localhost:x@evil.example/',
       'https://relay.example.com',
+      'http://127.0.0.1:4444',
       'javascript:alert(1)',
+      'wss:',
+      42,
       '/relay',
     ]) {
       const error = (() => {
         try {
-          checkUrl(url, 'walletConnectRelayUrl', socket)
+          checkSocketUrl(url, 'walletConnectRelayUrl')
         } catch (error) {
           return error
         }
@@ -243,13 +247,13 @@ describe('the one URL rule (api-base, relay, paymaster, RPCs, explorer links)', 
     const page = (href: string) => ((globalThis as { location?: unknown }).location = { href })
     try {
       page('https://shop.example/checkout')
-      expect(checkUrl('/relay', 'relayUrl', { relative: true })).toBe('/relay')
+      expect(checkUrl('/relay', 'relayUrl', true)).toBe('/relay')
       expect(code(() => checkUrl('/relay', 'rpcUrls'))).toBe('INVALID_CONFIG')
       page('http://localhost:5173/')
-      expect(checkUrl('/relay', 'relayUrl', { relative: true })).toBe('/relay')
+      expect(checkUrl('/relay', 'relayUrl', true)).toBe('/relay')
       page('http://shop.example/')
-      expect(code(() => checkUrl('/relay', 'relayUrl', { relative: true }))).toBe('INVALID_CONFIG')
-      expect(code(() => checkUrl(42, 'relayUrl', { relative: true }))).toBe('INVALID_CONFIG')
+      expect(code(() => checkUrl('/relay', 'relayUrl', true))).toBe('INVALID_CONFIG')
+      expect(code(() => checkUrl(42, 'relayUrl', true))).toBe('INVALID_CONFIG')
     } finally {
       delete (globalThis as { location?: unknown }).location
     }

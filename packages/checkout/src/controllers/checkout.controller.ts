@@ -51,7 +51,6 @@ const settings = (h: CheckoutHost) =>
     h.walletConnectProjectId,
     h.walletConnectRelayUrl,
     h.paymasterUrl,
-    h.x402Url,
   ].join('|')
 
 /**
@@ -272,11 +271,8 @@ export class CheckoutController implements ReactiveController {
     this.sentHere = false
     this.sawUnpaid = false
     try {
-      // The element's own URLs, by core's URL rule: one the customer copies, and the relay
-      // WalletConnect opens a socket to.
+      // The x402 URL a customer copies, by core's URL rule (WalletConnect's relay: its connector).
       if (h.x402Url) checkUrl(h.x402Url, 'x402Url')
-      if (h.walletConnectRelayUrl)
-        checkUrl(h.walletConnectRelayUrl, 'walletConnectRelayUrl', { socket: true })
       const registry = this.registryOf(h)
       this.config = createPaySessionConfig({
         apiBase,
@@ -302,7 +298,11 @@ export class CheckoutController implements ReactiveController {
     } catch (error) {
       // The page's settings (an insecure api-base, a refused URL or token): show it as the
       // checkout's end, not a crash.
-      const failed = error instanceof PaySessionError ? error : new PaySessionError('API_ERROR')
+      // By name: walletconnect.js, built apart for the script tag, throws its own copy's class.
+      const failed =
+        (error as Error)?.name === 'PaySessionError'
+          ? (error as PaySessionError)
+          : new PaySessionError('API_ERROR')
       return this.onState({
         step: 'failed',
         error: failed,

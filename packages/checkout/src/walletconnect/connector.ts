@@ -1,3 +1,4 @@
+import { checkSocketUrl } from '@paysession/core'
 import { walletConnect } from '@wagmi/connectors'
 import type { CreateConnectorFn } from '@wagmi/core'
 import type { WalletConnectOptions } from './loader.js'
@@ -8,10 +9,16 @@ import type { WalletConnectOptions } from './loader.js'
  * relay only (and, for the dapp's attestation, WalletConnect's verify host).
  */
 export function walletConnectConnector(options: WalletConnectOptions): CreateConnectorFn {
-  return walletConnect({
+  const connector = walletConnect({
     projectId: options.projectId,
     ...(options.relayUrl ? { relayUrl: options.relayUrl } : {}),
     showQrModal: false,
     telemetryEnabled: false,
   })
+  // The relay by core's URL rule (wss, ws only to this machine), checked when the checkout's wagmi
+  // config sets the connector up: a refused one ends that start with INVALID_CONFIG, no socket open.
+  return (parameters) => {
+    if (options.relayUrl) checkSocketUrl(options.relayUrl, 'walletConnectRelayUrl')
+    return connector(parameters)
+  }
 }

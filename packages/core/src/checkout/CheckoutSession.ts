@@ -194,7 +194,7 @@ export class CheckoutSession implements Checkout {
   #stopWallets: () => void
 
   constructor(config: PaySessionConfig, parameters: CheckoutSessionParameters) {
-    if (parameters.relayUrl) checkUrl(parameters.relayUrl, 'relayUrl', { relative: true })
+    if (parameters.relayUrl) checkUrl(parameters.relayUrl, 'relayUrl', true)
     this.config = config
     this.#parameters = parameters
     this.sessionId = parameters.sessionId
