@@ -30,7 +30,7 @@ const walletConnect = (mode: string): Plugin => ({
   name: 'paysession:walletconnect',
   enforce: 'pre',
   resolveId(source, importer) {
-    if (mode === 'single-file' && /[\\/]walletconnect[\\/]pairing\.js$/.test(source))
+    if (mode === 'single-file' && /[\\/]steps[\\/]pairing\.js$/.test(source))
       return '\0paysession:pairing-left-out'
     if (mode !== 'production' || importer?.endsWith('loader.cdn.ts')) return
     if (/[\\/]walletconnect[\\/]loader\.js$/.test(source))

@@ -14,6 +14,7 @@ import { PaySessionOpenEvent } from '../../events/open.js'
 import { type Catalog, languageOf, loadCatalog, rtl, served } from '../../i18n/catalogs.js'
 import { catalog as english } from '../../i18n/en.js'
 import { format } from '../../i18n/format.js'
+import { deepActiveElement, focusable, trapFocus } from '../focusTrap.js'
 import { defineObjectProperties } from './checkout.properties.js'
 import { styles } from './checkout.styles.js'
 
@@ -27,8 +28,6 @@ export type SessionTokenProvider = (
 ) => Promise<string | undefined> | string | undefined
 /** The checkout controller as the element and its views see it: read its state, call its methods. */
 type Controller = Readonly<InstanceType<Engine['CheckoutController']>>
-
-const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])'
 
 /**
  * The stablecoin checkout: a pay button that opens a dialog walking the customer through the
@@ -382,18 +381,7 @@ export class PaySessionCheckout extends LitElement {
       if (this.closable) this.close()
       return
     }
-    if (event.key !== 'Tab') return
-    const items = [...(this.#dialog?.querySelectorAll<HTMLElement>(focusable) ?? [])]
-    const first = items[0]
-    const last = items[items.length - 1]
-    const active = (this.renderRoot as ShadowRoot).activeElement
-    if (event.shiftKey && (active === first || !active)) {
-      event.preventDefault()
-      last?.focus()
-    } else if (!event.shiftKey && (active === last || !active)) {
-      event.preventDefault()
-      first?.focus()
-    }
+    trapFocus(event, this.#dialog, this.renderRoot as ShadowRoot)
   }
 
   override render() {
@@ -478,9 +466,3 @@ const endings: Partial<Record<ButtonStatus, string>> = {
 // Only a web image, an inline one or a path: never `javascript:` or another scheme.
 const safeImageUrl = (url: string | undefined) =>
   url && /^(https?:|data:image\/|[./])/i.test(url) ? url : undefined
-
-function deepActiveElement(): HTMLElement | null {
-  let element = document.activeElement
-  while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement
-  return element instanceof HTMLElement ? element : null
-}
