@@ -1,6 +1,6 @@
 import { request as httpRequest, type Server } from 'node:http'
 import { createRequire } from 'node:module'
-import { type Sandbox, startSandbox } from '@paysession/sandbox'
+import type { Sandbox } from '@paysession/sandbox'
 import { createTestClient, createWalletClient, getAddress, http, parseGwei, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -14,7 +14,7 @@ import {
   type RelayRecord,
 } from '../src/relay.js'
 import { close, listen, secret } from './helpers.js'
-import { codeOf, countingProxy, hashOf, type RelayKit, relayKit } from './relayHelpers.js'
+import { codeOf, countingProxy, hashOf, type RelayKit, startRelayKit } from './relayHelpers.js'
 
 // The relay tried as an attacker would, against the real sandbox (anvil, the EIP-3009 tokens).
 let sb: Sandbox
@@ -22,8 +22,7 @@ let kit: RelayKit
 const testClient = () => createTestClient({ mode: 'anvil', transport: http(sb.rpcUrl) })
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, interval: 50 })
-  kit = relayKit(sb)
+  ;({ sb, kit } = await startRelayKit({ interval: 50 }))
 }, 60_000)
 afterAll(() => sb?.stop())
 

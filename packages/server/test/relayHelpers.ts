@@ -1,7 +1,12 @@
 import { createServer, request as httpRequest } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
-import { type Sandbox, transferWithAuthorizationTypes as types } from '@paysession/sandbox'
+import {
+  type Sandbox,
+  type SandboxOptions,
+  startSandbox,
+  transferWithAuthorizationTypes as types,
+} from '@paysession/sandbox'
 import {
   type Address,
   createPublicClient,
@@ -81,6 +86,12 @@ const cancelAbi = [
     outputs: [],
   },
 ] as const
+
+/** A sandbox on free ports for a test file, and its relay kit. */
+export async function startRelayKit(options: Partial<SandboxOptions> = {}) {
+  const sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, ...options })
+  return { sb, kit: relayKit(sb) }
+}
 
 /** The relay's test kit for one sandbox: customers, authorizations, sessions, posts. */
 export function relayKit(sb: Sandbox): RelayKit {

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module'
-import { type Sandbox, startSandbox } from '@paysession/sandbox'
+import type { Sandbox } from '@paysession/sandbox'
 import { decodePaymentSignatureHeader } from '@x402/core/http'
 import type { ClientEvmSigner } from '@x402/evm'
 import { createWalletClient, getAddress, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { codeOf, type RelayKit, relayKit } from './relayHelpers.js'
+import { codeOf, type RelayKit, startRelayKit } from './relayHelpers.js'
 import { accountOf, settlementOf, x402Kit } from './x402Helpers.js'
 
 // Every refusal the relay makes is made for an x402 payment too, whichever route settles it.
@@ -15,8 +15,7 @@ let x: ReturnType<typeof x402Kit>
 let routes: Record<'relay' | 'facilitator', (id: string) => string>
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, interval: 50 })
-  kit = relayKit(sb)
+  ;({ sb, kit } = await startRelayKit({ interval: 50 }))
   x = x402Kit(sb, kit)
   const facilitator = await x.facilitator()
   routes = {
