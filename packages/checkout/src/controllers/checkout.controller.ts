@@ -31,7 +31,7 @@ import { PaySessionStepChangeEvent } from '../events/step-change.js'
 import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
 import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
 import { numbers } from '../i18n/localize.js'
-import { walletConnectLoader } from '../walletconnect/loader.js'
+import { loadWallets, type WalletAttributes, walletKinds } from '../wallets/kinds.js'
 import type { PreviewController } from './preview.controller.js'
 
 // The checkout's rarer paths (recovery, gasless, call bundles) load when a customer first takes
@@ -47,16 +47,15 @@ const settings = (h: CheckoutHost) =>
     h.apiBase,
     h.expectedAmount,
     h.expectedCurrency,
-    h.walletConnectProjectId,
-    h.walletConnectRelayUrl,
     h.paymasterUrl,
+    ...Object.values(walletKinds).map((kind) => JSON.stringify(kind.options(h))),
   ].join('|')
 
 /**
  * What the controller reads of its element (`<paysession-checkout>` implements it). Declared
  * here so that the controller never imports the component: the component uses the controller.
  */
-export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
+export interface CheckoutHost extends ReactiveControllerHost, EventTarget, WalletAttributes {
   readonly isConnected: boolean
   readonly sessionId: string | undefined
   readonly sessionToken: string | undefined
@@ -67,8 +66,6 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
   readonly pollInterval: number | undefined
   readonly polling: Partial<PollingSettings> | undefined
   readonly paymasterUrl: string | undefined
-  readonly walletConnectProjectId: string | undefined
-  readonly walletConnectRelayUrl: string | undefined
   readonly expectedAmount: string | undefined
   readonly expectedCurrency: string | undefined
   readonly wagmiConfig: WagmiConfig | undefined
@@ -105,7 +102,7 @@ export class CheckoutController implements ReactiveController {
   pickingWallet = false
   /** UI-only: the stablecoin the manual step shows (the session's default until one is picked). */
   manualToken: string | undefined
-  /** The WalletConnect pairing URI while connecting, shown as a QR code for a phone to scan. */
+  /** The pairing URI while connecting (WalletConnect's `wc:`), shown as a QR code for a phone to scan. */
   pairingUri: string | undefined
   /** The error showing when the dialog closed, not shown again on reopening. */
   #dismissed: PaySessionError | undefined
@@ -120,9 +117,9 @@ export class CheckoutController implements ReactiveController {
   #sentHere = false
   #sawUnpaid = false
   #unwatchPairing: (() => void) | undefined
-  /** Bumped by every stop: a start still loading WalletConnect's code then gives up. */
+  /** Bumped by every stop: a start still loading a wallet kind's code then gives up. */
   #generation = 0
-  /** The generation whose start waits for WalletConnect's code. */
+  /** The generation whose start waits for the wallet kinds' code. */
   #loadingFor: number | undefined
 
   readonly #host: CheckoutHost
@@ -226,7 +223,7 @@ export class CheckoutController implements ReactiveController {
   /** Whether the dialog may close now (Escape, the close button). */
   get closable(): boolean {
     // Closing while the wallet prompt is open or the hash is being reported would hide what is
-    // happening; WalletConnect's pairing waits for a phone that may never scan it: nothing is sent yet.
+    // happening; a pairing by URI waits for a phone that may never scan it: nothing is sent yet.
     return !isStepIn(lockedSteps, this.state?.step) || !!this.pairingUri
   }
 
@@ -239,29 +236,15 @@ export class CheckoutController implements ReactiveController {
     const { sessionId, sessionToken, apiBase } = this.#host
     if (this.#checkout || this.#loadingFor === this.#generation) return
     if (!sessionId || !sessionToken || !apiBase) return
-    const projectId = this.#host.walletConnectProjectId
-    const load = projectId ? walletConnectLoader() : undefined
-    // The single-file build, or npm without `import '@paysession/checkout/walletconnect'`.
-    if (projectId && !load) console.warn('paysession-checkout: no WalletConnect in this build')
-    if (!projectId || !load) return this.#begin([])
+    const loading = loadWallets(this.#host)
+    if (!loading) return this.#begin([])
     const generation = this.#generation
     this.#loadingFor = generation
     this.#started = settings(this.#host)
-    // A chunk that cannot load leaves the other wallets and the manual payment.
-    load()
-      .then(
-        (module) => [
-          module.walletConnectConnector({ projectId, relayUrl: this.#host.walletConnectRelayUrl }),
-        ],
-        (error) => {
-          console.warn('paysession-checkout: WalletConnect did not load', error)
-          return []
-        },
-      )
-      .then((connectors) => {
-        if (this.#loadingFor === generation) this.#loadingFor = undefined
-        if (generation === this.#generation) this.#begin(connectors)
-      })
+    loading.then((connectors) => {
+      if (this.#loadingFor === generation) this.#loadingFor = undefined
+      if (generation === this.#generation) this.#begin(connectors)
+    })
   }
 
   #begin(connectors: CreateConnectorFn[]) {
@@ -331,17 +314,18 @@ export class CheckoutController implements ReactiveController {
     return registry
   }
 
-  /** Keeps the pairing URI a WalletConnect connector (ours or the page's) announces. */
+  /** Keeps the pairing URI a connector announces (`display_uri`: WalletConnect's, ours or the page's). */
   #watchPairing() {
-    const connector = this.#config?.wagmiConfig.connectors.find((c) => c.type === 'walletConnect')
-    if (!connector) return undefined
+    const connectors = this.#config?.wagmiConfig.connectors ?? []
     const onMessage = ({ type, data }: { type: string; data?: unknown }) => {
       if (type !== 'display_uri' || typeof data !== 'string') return
       this.pairingUri = data
       this.#host.requestUpdate()
     }
-    connector.emitter.on('message', onMessage)
-    return () => connector.emitter.off('message', onMessage)
+    for (const connector of connectors) connector.emitter.on('message', onMessage)
+    return () => {
+      for (const connector of connectors) connector.emitter.off('message', onMessage)
+    }
   }
 
   #stop() {
