@@ -63,7 +63,8 @@ export function loadWallets(h: WalletAttributes): Promise<CreateConnectorFn[]> |
     // The single-file build, or npm without `import '@paysession/checkout/<kind>'`.
     if (!load) return console.warn(`paysession-checkout: no ${name} in this build`) ?? []
     return load().then(
-      (module) => [module.connector(options(h)!)],
+      // provideWallet typed each kind's module by its own options.
+      (module) => [(module.connector as (options: unknown) => CreateConnectorFn)(options(h))],
       (error) => console.warn(`paysession-checkout: ${name} did not load`, error) ?? [],
     )
   })
