@@ -142,17 +142,36 @@ const chosen = wanted.length
 rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports, { recursive: true })
 
+/**
+ * Each command runs under this wrapper, which reports on file descriptor 3 the CPU time of the
+ * command and of everything it waited for (Linux's /proc; nothing elsewhere), so that a stage's
+ * CPU time is its own also while another stage runs beside it.
+ */
+const cpuWrapper = `
+const { spawn } = require('node:child_process')
+const { readFileSync, writeSync } = require('node:fs')
+const [cmd, ...args] = process.argv.slice(1)
+const child = spawn(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] })
+child.on('error', (error) => { console.error(error.message); process.exit(127) })
+child.on('exit', (code, signal) => {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    writeSync(3, String((Number(fields[13]) + Number(fields[14])) * 10))
+  } catch {}
+  if (signal) process.kill(process.pid, signal)
+  process.exit(code ?? 1)
+})`
+
 /** Every process a stage started carries this in its environment, also one that left its group. */
 const MARK = 'PAYSESSION_TEST_STAGE'
 const runId = `${process.pid}-${Date.now()}`
-let current
 let stopping = false
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     if (stopping) return
     stopping = true
-    console.error(`\n${signal}: stopping the ${current?.name ?? 'current'} stage`)
-    if (current) stopStage(current.tag)
+    console.error(`\n${signal}: stopping ${[...running.values()].join(', ') || 'the run'}`)
     finish(`stopped by ${signal}`, 130)
   })
 }
@@ -168,7 +187,7 @@ for (const name of new Set(chosen.flatMap((stage) => stage.needs ?? []))) {
   const job = { tag, t0: Date.now() }
   job.promise = (async () => {
     for (const command of background[name]) {
-      const failure = await run(command, tag, log)
+      const { failure } = await run(command, tag, log)
       if (failure) return `${name}: ${failure} (its output: ${short(log)})`
     }
   })().finally(() => {
@@ -176,37 +195,74 @@ for (const name of new Set(chosen.flatMap((stage) => stage.needs ?? []))) {
   })
   jobs[name] = job
 }
+/** Stages running now, by tag: each is stopped when the run ends early. */
+const running = new Map()
+const besides = []
 for (const stage of chosen) {
-  const t0 = Date.now()
-  const tag = `${runId}-${done.length}`
-  current = { name: stage.name, tag }
+  const tag = `${runId}-${stage.name.replace(/\W+/g, '-')}`
+  if (stage.beside) {
+    const log = join(root, 'test-results', `${stage.name.replace(/\W+/g, '-')}.log`)
+    rmSync(log, { force: true })
+    console.error(`\n▶ ${stage.name}, beside the next stages (its output when it ends)`)
+    besides.push(
+      runStage(stage, tag, log).then((result) => {
+        console.error(`\n${stage.name}: its output\n`)
+        try {
+          process.stderr.write(readFileSync(log))
+        } catch {}
+        done.push(result)
+        if (result.failure) finish(`${stage.name} failed: ${result.failure}`, 1)
+      }),
+    )
+    continue
+  }
   console.error(`\n▶ ${stage.name}`)
+  const result = await runStage(stage, tag)
+  done.push(result)
+  if (result.failure) finish(`${stage.name} failed: ${result.failure}`, 1)
+}
+if (besides.length) console.error('\nWaiting for the stages running beside…')
+await Promise.all(besides)
+finish('', 0)
+
+/** A stage's commands, after the background installs it needs; its output shown or in `log`. */
+async function runStage(stage, tag, log) {
+  const t0 = Date.now()
+  running.set(tag, stage.name)
   let failure
+  let cpuMs = 0
   for (const name of stage.needs ?? []) {
     failure = await jobs[name].promise
     if (failure) break
   }
   for (const command of failure ? [] : stage.run) {
-    failure = await run(command, tag)
+    const result = await run(command, tag, log)
+    cpuMs += result.cpuMs
+    failure = result.failure
     if (failure) break
   }
   stopStage(tag)
-  done.push({ stage, ms: Date.now() - t0, failure })
-  if (failure) finish(`${stage.name} failed: ${failure}`, 1)
+  running.delete(tag)
+  const ms = Date.now() - t0
+  console.error(`\n◀ ${stage.name}: ${clock(ms)}, cpu ${clock(cpuMs)}${failure ? ', FAILED' : ''}`)
+  return { stage, ms, cpuMs, failure }
 }
-finish('', 0)
 
 /**
  * Runs one command in a new process group, its output shown (or appended to `log`); resolves
- * with why it failed, or nothing.
+ * with why it failed (or nothing) and its CPU time.
  */
 function run([cmd, ...args], tag, log) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, {
+    const child = spawn(process.execPath, ['-e', cpuWrapper, cmd, ...args], {
       cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       detached: true,
       env: { ...process.env, [MARK]: tag, PAYSESSION_TEST_REPORTS: reports },
+    })
+    let cpu = ''
+    child.stdio[3].on('data', (chunk) => {
+      cpu += chunk
     })
     // An install in the background may be quiet for longer: npm ci prints nothing until done.
     const silence = SILENCE_MS * (log ? 2 : 1)
@@ -228,14 +284,16 @@ function run([cmd, ...args], tag, log) {
     }
     child.stdout.on('data', out(process.stdout))
     child.stderr.on('data', out(process.stderr))
-    child.on('error', (error) => resolve(error.message))
+    child.on('error', (error) => resolve({ failure: error.message, cpuMs: 0 }))
     child.on('close', (code, signal) => {
       clearTimeout(quietTimer)
-      resolve(
-        code === 0
-          ? undefined
-          : `${cmd} ${args.slice(0, 4).join(' ')} exited with ${code ?? signal}`,
-      )
+      resolve({
+        failure:
+          code === 0
+            ? undefined
+            : `${cmd} ${args.slice(0, 4).join(' ')} exited with ${code ?? signal}`,
+        cpuMs: Number(cpu) || 0,
+      })
     })
   })
 }
@@ -273,17 +331,20 @@ function safeReaddir(dir) {
 }
 
 function finish(outcome, code) {
+  for (const tag of running.keys()) stopStage(tag)
   for (const job of Object.values(jobs)) stopStage(job.tag)
-  const lines = ['', 'npm test: time per stage', '']
+  // The CPU time beside each stage's wall time: a stage far under the cores' count waits more
+  // than it computes (network, timers, a browser idling), the room to run things beside it.
+  const lines = ['', 'npm test: time per stage (wall, and CPU time of its processes)', '']
   const width = Math.max(
     ...[...stages.map((s) => s.name), ...Object.keys(background)].map((n) => n.length),
   )
-  for (const { stage, ms, failure } of done)
+  done.sort((a, b) => stages.indexOf(a.stage) - stages.indexOf(b.stage))
+  for (const { stage, ms, cpuMs, failure } of done)
     lines.push(
-      `  ${stage.name.padEnd(width)}  ${clock(ms).padStart(6)}${failure ? '  FAILED' : ''}`,
+      `  ${stage.name.padEnd(width)}  ${clock(ms).padStart(6)}  cpu ${clock(cpuMs).padStart(6)}${stage.beside ? '  (beside)' : ''}${failure ? '  FAILED' : ''}`,
     )
-  if (stopping && current && !done.some((d) => d.stage.name === current.name))
-    lines.push(`  ${current.name.padEnd(width)}  stopped`)
+  for (const name of running.values()) lines.push(`  ${name.padEnd(width)}  stopped`)
   for (const [name, job] of Object.entries(jobs))
     lines.push(
       `  ${name.padEnd(width)}  ${job.ms === undefined ? 'stopped' : clock(job.ms).padStart(6)}  (in the background)`,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { minifyHTMLLiterals } from 'minify-literals'
 import { defineConfig, type Plugin } from 'vite'
+import { languagesModule, singleFileLanguages } from './scripts/languages.mjs'
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'))
 
@@ -41,8 +42,27 @@ const wallets = (mode: string): Plugin => ({
   },
 })
 
+// The single file holds every language it speaks, so it speaks fewer than the chunked build, which
+// loads only the customer's (scripts/languages.mjs, singleFileLanguages).
+const singleFileLanguageList: Plugin = {
+  name: 'paysession:single-file-languages',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === './languages.js' && importer?.endsWith('/src/i18n/catalogs.ts'))
+      return fileURLToPath(new URL('./src/i18n/languages.single-file.ts', import.meta.url))
+  },
+  load(id) {
+    if (id.endsWith('/src/i18n/languages.single-file.ts'))
+      return languagesModule(singleFileLanguages)
+  },
+}
+
 export default defineConfig(({ mode }) => ({
-  plugins: [minifyTemplates, wallets(mode)],
+  plugins: [
+    minifyTemplates,
+    wallets(mode),
+    ...(mode === 'single-file' ? [singleFileLanguageList] : []),
+  ],
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {

@@ -1,5 +1,4 @@
 import { expect, type Page, test } from '@playwright/test'
-// @ts-expect-error: a build script in plain JavaScript, without types
 import { languageTags } from '../scripts/languages.mjs'
 import {
   createSession,

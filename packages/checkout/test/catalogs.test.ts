@@ -3,7 +3,6 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { localNetwork } from '@paysession/core'
 import { describe, expect, test } from 'vitest'
-// @ts-expect-error: a build script in plain JavaScript, without types
 import { languageTags } from '../scripts/languages.mjs'
 import { gaslessNote } from '../src/gasless/gasless.js'
 import { languageOf, rtl } from '../src/i18n/catalogs.js'

@@ -220,3 +220,28 @@ test('integrity: without the import map a lazy chunk carries no integrity and is
   // Refused before the request: the server sent the entry and never the dialog chunk.
   expect(served).toEqual(['/cdn/paysession-checkout.js'])
 })
+
+test('the single file speaks its nine languages; another locale gets the nearest of them or English', async ({
+  page,
+}) => {
+  const session = await createSession('5.00', 'USD')
+  const open = async (locale: string) => {
+    const query = new URLSearchParams({
+      'session-id': session.paymentSessionId,
+      'session-token': session.paymentSessionToken,
+      'api-base': env.api,
+      rpc: env.rpc,
+      locale,
+    })
+    await page.goto(`${env.page}/test/pages/full.html?${query}`)
+  }
+  await open('de-AT')
+  await expect(payButton(page)).toHaveText(/^\$\s5,00 bezahlen$/)
+  await open('es-AR')
+  await expect(payButton(page)).toHaveText(/Pagar/)
+  // Greek and Dutch are chunks of the split build only.
+  await open('el')
+  await expect(payButton(page)).toHaveText('Pay $5.00')
+  await open('nl')
+  await expect(payButton(page)).toHaveText('Pay $5.00')
+})

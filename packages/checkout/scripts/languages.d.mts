@@ -1,0 +1,5 @@
+// Types of languages.mjs for vite.config.ts.
+export function languageTags(): string[]
+export const singleFileLanguages: string[]
+export function languagesModule(tags?: string[]): string
+export function writeLanguages(): void
