@@ -8,16 +8,11 @@ export const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabin
 export function trapFocus(event: KeyboardEvent, container: Element | null, root: ShadowRoot) {
   if (event.key !== 'Tab') return
   const items = [...(container?.querySelectorAll<HTMLElement>(focusable) ?? [])]
-  const first = items[0]
-  const last = items[items.length - 1]
+  const [from, to] = event.shiftKey ? [items[0], items.at(-1)] : [items.at(-1), items[0]]
   const active = root.activeElement
-  if (event.shiftKey && (active === first || !active)) {
-    event.preventDefault()
-    last?.focus()
-  } else if (!event.shiftKey && (active === last || !active)) {
-    event.preventDefault()
-    first?.focus()
-  }
+  if (active && active !== from) return
+  event.preventDefault()
+  to?.focus()
 }
 
 /** The focused element through open shadow roots: where focus returns when the modal closes. */

@@ -19,32 +19,36 @@ export type WalletConnectOptions = {
   relayUrl?: string | undefined
 }
 
-/** Each kind: its name in messages, and its connector's options, undefined while it is off. */
+/** A bundled kind: its name in messages, its connector's options (undefined while it is off). */
+type Kind<Options> = {
+  name: string
+  options(h: WalletAttributes): Options | undefined
+  /** Set by `provideWallet`: fetches the kind's lazy chunk. */
+  load?: () => Promise<{ connector(options: Options): CreateConnectorFn }>
+}
+
 export const walletKinds = {
   walletconnect: {
     name: 'WalletConnect',
-    options: (h: WalletAttributes): WalletConnectOptions | undefined =>
+    options: (h) =>
       h.walletConnectProjectId
         ? { projectId: h.walletConnectProjectId, relayUrl: h.walletConnectRelayUrl }
         : undefined,
-  },
+  } as Kind<WalletConnectOptions>,
 }
 
 export type WalletKind = keyof typeof walletKinds
-type OptionsOf<K extends WalletKind> = NonNullable<ReturnType<(typeof walletKinds)[K]['options']>>
-/** A kind's lazy chunk. */
-export type WalletModule<K extends WalletKind> = {
-  connector(options: OptionsOf<K>): CreateConnectorFn
-}
 
 // A kind's code is often hundreds of KB: the element never imports it. Its npm entry, or the
 // script-tag build's kinds.cdn.ts, hands over a loader that fetches it the first time a checkout
 // with the kind turned on starts.
-const loaders: { [K in WalletKind]?: () => Promise<WalletModule<K>> } = {}
 
 /** Registers how a kind's connector loads (once per page). */
-export function provideWallet<K extends WalletKind>(kind: K, load: () => Promise<WalletModule<K>>) {
-  loaders[kind] = load as (typeof loaders)[K]
+export function provideWallet<K extends WalletKind>(
+  kind: K,
+  load: NonNullable<(typeof walletKinds)[K]['load']>,
+) {
+  walletKinds[kind].load = load
 }
 
 /**
@@ -53,20 +57,16 @@ export function provideWallet<K extends WalletKind>(kind: K, load: () => Promise
  * remain.
  */
 export function loadWallets(h: WalletAttributes): Promise<CreateConnectorFn[]> | undefined {
-  const on = (Object.keys(walletKinds) as WalletKind[]).filter((kind) =>
-    walletKinds[kind].options(h),
-  )
+  const on: Kind<unknown>[] = Object.values(walletKinds).filter((kind) => kind.options(h))
   if (!on.length) return undefined
-  const loading = on.map((kind) => {
-    const { name, options } = walletKinds[kind]
-    const load = loaders[kind]
+  const loading = on.map(({ name, options, load }) =>
     // The single-file build, or npm without `import '@paysession/checkout/<kind>'`.
-    if (!load) return console.warn(`paysession-checkout: no ${name} in this build`) ?? []
-    return load().then(
-      // provideWallet typed each kind's module by its own options.
-      (module) => [(module.connector as (options: unknown) => CreateConnectorFn)(options(h))],
-      (error) => console.warn(`paysession-checkout: ${name} did not load`, error) ?? [],
-    )
-  })
+    !load
+      ? (console.warn(`paysession-checkout: no ${name} in this build`) ?? [])
+      : load().then(
+          (module) => [module.connector(options(h)!)],
+          (error) => console.warn(`paysession-checkout: ${name} did not load`, error) ?? [],
+        ),
+  )
   return Promise.all(loading).then((lists) => lists.flat())
 }

@@ -5,32 +5,31 @@ import type { CheckoutHost } from '../../controllers/checkout.controller.js'
 // (preview.controller.ts) and the customer's language (i18n/catalogs.ts); the checkout
 // controller loads core's rarer paths and the wallet kinds the page turned on.
 
-let rare: typeof import('./checkout.manual.js') | undefined
-let gasless: typeof import('../../gasless/gasless.js') | undefined
+/** A chunk fetched on first use: undefined until it has arrived, then the element re-renders. */
+function lazy<M>(load: () => Promise<M>) {
+  let loaded: M | undefined
+  return (host: CheckoutHost) => {
+    if (!loaded)
+      void load().then((module) => {
+        loaded = module
+        host.requestUpdate()
+      })
+    return loaded
+  }
+}
+
+const rare = lazy(() => import('./checkout.manual.js'))
 
 /**
  * The views of the manual payment, of a browser without a wallet, of a pairing by URI and of the
  * two rare steps (checkout.manual.ts): undefined until loaded.
  */
 export function lazyViews(host: CheckoutHost) {
-  if (!rare) {
-    void import('./checkout.manual.js').then((views) => {
-      rare = views
-      host.requestUpdate()
-    })
-    return undefined
-  }
+  const views = rare(host)
   // The views' styles join each element's shadow root the first time that element shows them.
-  host.addStyles(rare.manualStyles)
-  return rare
+  if (views) host.addStyles(views.manualStyles)
+  return views
 }
 
 /** The gasless button's code: loaded only when the merchant set `relay-url` and a token allows it. */
-export function gaslessView(host: CheckoutHost) {
-  if (!gasless)
-    void import('../../gasless/gasless.js').then((view) => {
-      gasless = view
-      host.requestUpdate()
-    })
-  return gasless
-}
+export const gaslessView = lazy(() => import('../../gasless/gasless.js'))
