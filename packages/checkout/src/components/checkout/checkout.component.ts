@@ -219,6 +219,7 @@ export class PaySessionCheckout extends LitElement {
    */
   declare tokenProvider: SessionTokenProvider | undefined
 
+  // Reactive state: Lit makes its accessors by name, so it cannot be a `#` field like the rest.
   /** @internal */
   declare _open: boolean
   /** @internal */
