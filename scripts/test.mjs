@@ -1,8 +1,8 @@
 // `npm test`: every stage of the suite, one after another (a stage marked `beside` runs beside the
 // next ones), each timed, each in a process group of its own that is stopped when the stage ends,
-// also after a failure, a hang or Ctrl-C. Ends with a
-// table of each stage's time (also written to test-results/stages.txt) and, for a stage over a
-// minute, its slowest tests, read from the runners' JSON reports in test-results/reports/.
+// also after a failure, a hang or Ctrl-C. Ends with a table of each stage's wall and CPU time (also
+// written to test-results/stages.txt) and, for a stage over a minute, its slowest tests, read from
+// the runners' JSON reports in test-results/reports/.
 // Only Node's own modules: the first stage installs everything else.
 //
 // The stages: install and build (scripts/setup.sh); lint; types everywhere; the widget's size
