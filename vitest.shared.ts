@@ -13,6 +13,9 @@ export const workspaceAlias = {
   '@paysession/server/redis': src('server', 'redis.ts'),
   '@paysession/server/x402': src('server', 'x402.ts'),
   '@paysession/sandbox/inpage': src('sandbox', 'inpage/index.ts'),
+  '@paysession/sandbox/artifacts/contracts.json': fileURLToPath(
+    new URL('./packages/sandbox/artifacts/contracts.json', import.meta.url),
+  ),
   '@paysession/sandbox': src('sandbox', 'index.ts'),
   '@paysession/core': src('core', 'exports/index.ts'),
   '@paysession/server': src('server', 'index.ts'),

@@ -3,11 +3,12 @@
 //
 // Sizes (gzip -9 of the built files, as a static host would serve them compressed), split by
 // the Vite manifest into the first load (the page, its entry chunk, the styles), the lazy
-// service (the in-page service, @paysession/server, viem, the Sandbox Wallet) and the lazy chain
+// service (the in-page service, @paysession/server, viem, the Sandbox Wallet, the setup a first
+// visit replays) and the lazy chain
 // (ethereumjs), plus the checkout's script-tag file the checkout page loads.
 // Times (N fresh browser contexts, empty cache and IndexedDB): from navigation start to the
 // shop's "Buy" buttons (usable: a click waits for the service if it is not up yet), and to the
-// chain, the service and the merchant running (first visit: the test tokens are deployed); then
+// chain, the service and the merchant running (first visit: the test tokens deployed); then
 // a return visit after one payment (the chain replays its saved journal). Twice: on the local
 // server as it is, and throttled as a slow mobile connection (150 ms round trip, 1.6 Mbit/s
 // down), the server compressing and caching as a static host does (GitHub Pages: gzip, 10 min).
@@ -59,6 +60,8 @@ const service = [
     .filter((k) => !entry.has(k) && k !== chainKey && !closure(worldKey).has(k))
     .map((k) => manifest[k]!.file),
   'assets/sandbox-wallet.js',
+  // Fetched on a first visit only: the sandbox's setup, made by the build (hosted/setupJournal.ts).
+  'assets/setup-journal.json',
 ]
 const chain = [manifest[chainKey]!.file]
 const version = JSON.parse(
@@ -169,22 +172,28 @@ try {
   await browser.close()
   await server.close()
 }
-const row = (what: string, values: number[]) => {
+const row = (what: string, values: number[], goal = '–') => {
   const sorted = [...values].sort((a, b) => a - b)
   return {
     what,
+    goal,
     runs: values.length,
     p50: `${Math.round(percentile(sorted, 50))} ms`,
     p95: `${Math.round(percentile(sorted, 95))} ms`,
     max: `${Math.round(sorted[sorted.length - 1]!)} ms`,
   }
 }
-for (const [name, t] of [
-  ['local static server', local],
-  ['slow mobile: 150 ms RTT, 1.6 Mbit/s, gzip', throttled],
+// The goals hold for the local rows (p50, on a quiet machine); the throttled rows are reported.
+for (const [name, t, goals] of [
+  ['local static server', local, { shop: '≤ 100 ms', ready: '≤ 1 s' }],
+  ['slow mobile: 150 ms RTT, 1.6 Mbit/s, gzip', throttled, {}],
 ] as const)
   printTable(`Hosted demo in Chromium, from navigation start (${name})`, [
-    row('shop usable (Buy buttons shown)', t.shop),
-    row('chain, service and merchant running (first visit)', t.ready),
+    row('shop usable (Buy buttons shown)', t.shop, 'shop' in goals ? goals.shop : undefined),
+    row(
+      'chain, service and merchant running (first visit)',
+      t.ready,
+      'ready' in goals ? goals.ready : undefined,
+    ),
     row('running again on a return visit (journal replayed)', t.back),
   ])

@@ -2,7 +2,7 @@
 // under one base path, nothing else. The hosted demo's e2e scenarios and its benchmark serve
 // apps/demo/dist/hosted with it, and `npm run serve:hosted` lets anyone with only Node try it:
 //   node scripts/serve-static.mjs <folder> [--port 8080] [--base /sub/path/]
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { extname, join, normalize, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -24,6 +24,17 @@ const types = {
  * @returns {Promise<{ server: import('node:http').Server, origin: string, url: string, close(): Promise<void> }>}
  */
 export async function serveStatic({ folder, base = '/', port = 0, gzip = false }) {
+  // Each file compressed once per version, as a static host keeps it: not again on every request.
+  /** @type {Map<string, { mtimeMs: number, body: Buffer }>} */
+  const compressed = new Map()
+  const gzipped = async (path) => {
+    const { mtimeMs } = await stat(path)
+    const kept = compressed.get(path)
+    if (kept?.mtimeMs === mtimeMs) return kept.body
+    const body = gzipSync(await readFile(path))
+    compressed.set(path, { mtimeMs, body })
+    return body
+  }
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://static.local').pathname)
     const rest = path.startsWith(base) ? path.slice(base.length) : undefined
@@ -34,14 +45,15 @@ export async function serveStatic({ folder, base = '/', port = 0, gzip = false }
       return
     }
     try {
-      const body = await readFile(join(folder, file))
+      const onDisk = join(folder, file)
       const compress = gzip && /\bgzip\b/.test(String(req.headers['accept-encoding']))
+      const body = compress ? await gzipped(onDisk) : await readFile(onDisk)
       res.writeHead(200, {
         'content-type': types[extname(file)] ?? 'application/octet-stream',
         ...(gzip ? { 'cache-control': 'public, max-age=600' } : {}),
         ...(compress ? { 'content-encoding': 'gzip' } : {}),
       })
-      res.end(compress ? gzipSync(body) : body)
+      res.end(body)
     } catch {
       res.writeHead(404).end()
     }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+import { makeSetupJournal, SETUP_JOURNAL_FILE } from './hosted/setupJournal.js'
 import { buildWallet, walletFile } from './src/server/buildWallet.js'
 
 // The hosted demo (apps/demo/hosted → dist/hosted): the whole shop as static files. The shop,
@@ -46,6 +47,8 @@ export default defineConfig({
         // The Sandbox Wallet, built from apps/demo/wallet as the Node demo serves it.
         await buildWallet(here('.'))
         cpSync(walletFile(here('.')), join(outDir, 'assets', 'sandbox-wallet.js'))
+        // A new chain's first start, made once here for every first visit (hosted/setupJournal.ts).
+        writeFileSync(join(outDir, SETUP_JOURNAL_FILE), JSON.stringify(await makeSetupJournal()))
         // GitHub Pages: serve the folder as it is, without a Jekyll pass.
         writeFileSync(join(outDir, '.nojekyll'), '')
       },

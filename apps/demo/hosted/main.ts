@@ -60,9 +60,10 @@ function holdTab(): Promise<void> {
 let started: Promise<World> | undefined
 /** The chain, the service and the merchant: started once, on the first page that needs them. */
 function world(): Promise<World> {
-  started ??= holdTab()
-    .then(() => import('./world.js'))
-    .then((m) =>
+  // Both lazy chunks download while the lock is asked for: the chain's is needed right after
+  // the world's, and fetched only from there it would wait for the world's to arrive and run.
+  started ??= Promise.all([import('./world.js'), import('./chain.js'), holdTab()])
+    .then(([m]) =>
       m.startWorld((chain, wallet) => {
         window.__sandboxChain = chain
         const script = document.createElement('script')

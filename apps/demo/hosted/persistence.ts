@@ -29,6 +29,8 @@ export type Persistence = {
   durable: boolean
   saved: Saved
   appendJournal(entry: JournalEntry): Promise<void>
+  /** A new chain's start in one write: its genesis time and its first steps, all or nothing. */
+  begin(genesisTimestamp: number, journal: JournalEntry[]): Promise<void>
   put(key: 'genesisTimestamp' | 'service' | 'orders' | 'webhooks', value: unknown): Promise<void>
   close(): void
 }
@@ -82,6 +84,11 @@ export async function openPersistence(): Promise<Persistence> {
       webhooks: webhooks ?? [],
     },
     appendJournal: (entry) => write((tx) => tx.objectStore('journal').add(entry)),
+    begin: (genesisTimestamp, journal) =>
+      write((tx) => {
+        tx.objectStore('state').put(genesisTimestamp, 'genesisTimestamp')
+        for (const entry of journal) tx.objectStore('journal').add(entry)
+      }),
     put: (key, value) => write((tx) => tx.objectStore('state').put(value, key)),
     close: () => db.close(),
   }
@@ -99,6 +106,7 @@ export function memoryPersistence(): Persistence {
       webhooks: [],
     },
     appendJournal: async () => {},
+    begin: async () => {},
     put: async () => {},
     close: () => {},
   }

@@ -24,7 +24,8 @@ import {
   sandboxTokenRenewal,
 } from '../src/server/sessions.js'
 import { createWebhookLog, type WebhookLog } from '../src/server/webhookLog.js'
-import { memoryPersistence, openPersistence } from './persistence.js'
+import { memoryPersistence, openPersistence, type Persistence, type Saved } from './persistence.js'
+import { SETUP_JOURNAL_FILE, type SetupJournal } from './setupJournal.js'
 
 // Everything the Node demo runs in processes, started in this tab: the chain (ethereumjs, its own
 // lazy chunk), the Payment Session Service (the sandbox's in-page adapter) and the merchant's
@@ -83,6 +84,27 @@ const wallet: WalletConfig = {
   tokens,
 }
 
+/**
+ * A new chain starts from the setup the build made (setupJournal.ts), moved to now: the same
+ * transactions, replayed and saved in one write. Without it (a build that has none, a failed
+ * fetch) the chain starts empty and the service runs the setup itself.
+ */
+async function firstStart(db: Persistence): Promise<Pick<Saved, 'genesisTimestamp' | 'journal'>> {
+  const setup = await fetch(new URL(`./${SETUP_JOURNAL_FILE}`, document.baseURI))
+    .then((response) => (response.ok ? (response.json() as Promise<SetupJournal>) : undefined))
+    .catch(() => undefined)
+  const last = setup?.journal.flatMap((e) => ('timestamp' in e ? [e.timestamp] : [])).at(-1)
+  if (!setup || last === undefined) return { genesisTimestamp: undefined, journal: [] }
+  // Its last block made now, each earlier one as long before as at the build.
+  const shift = BigInt(Math.floor(Date.now() / 1000)) - BigInt(last)
+  const journal = setup.journal.map((e) =>
+    'timestamp' in e ? { ...e, timestamp: (BigInt(e.timestamp) + shift).toString() } : e,
+  )
+  const genesisTimestamp = setup.genesisTimestamp + Number(shift)
+  await db.begin(genesisTimestamp, journal)
+  return { genesisTimestamp, journal }
+}
+
 export async function startWorld(
   onChain: (chain: Chain, wallet: WalletConfig) => void,
 ): Promise<World> {
@@ -91,20 +113,23 @@ export async function startWorld(
     return memoryPersistence()
   })
   const { saved } = db
-  // A chain whose first start was cut short (a reload during setup) resumes its setup where the
-  // journal ends: the sandbox's runSetup sends only the steps it lacks.
   const failed = (what: string) => (error: unknown) =>
     console.error(`The hosted demo could not save ${what}:`, error)
 
+  // A chain saved before is replayed. One whose first start was cut short (a journal saved
+  // without the build's setup) resumes its setup where the journal ends: the sandbox's runSetup
+  // sends only the steps it lacks.
+  const start =
+    saved.genesisTimestamp === undefined && !saved.journal.length ? await firstStart(db) : saved
   const { createBrowserChain } = await import('./chain.js')
   const chain = await createBrowserChain({
     accounts: CUSTOMER_KEYS,
-    journal: saved.journal,
-    genesisTimestamp: saved.genesisTimestamp,
+    journal: start.journal,
+    genesisTimestamp: start.genesisTimestamp,
     // Awaited: the chain answers only once the step is saved (persistence.ts).
     onJournal: (entry) => db.appendJournal(entry),
   })
-  if (saved.genesisTimestamp === undefined) await db.put('genesisTimestamp', chain.genesisTimestamp)
+  if (start.genesisTimestamp === undefined) await db.put('genesisTimestamp', chain.genesisTimestamp)
   onChain(chain, wallet)
 
   const storage = createMemoryStorage(saved.service, (state) => {

@@ -18,6 +18,7 @@ type Call =
   | { op: 'set'; sessionId: string; record: RelayRecord }
   | { op: 'release'; sessionId: string; record: RelayRecord }
   | { op: 'lock'; key: string; holder: string }
+  | { op: 'held'; key: string; holder: string }
   | { op: 'unlock'; key: string; holder: string; accepted?: AcceptedNonce }
 
 // Longer than a send takes; a lock whose Worker died ends after it.
@@ -57,6 +58,13 @@ export class RelayStoreObject {
         await storage.put(`lock:${call.key}`, { holder: call.holder, until: Date.now() + lockMs })
         return answer({ last: await storage.get<AcceptedNonce>(`nonce:${call.key}`) })
       }
+      case 'held': {
+        // The fence before a send: only a holder within its lease goes on (and keeps it).
+        const held = await storage.get<{ holder: string; until: number }>(`lock:${call.key}`)
+        if (held?.holder !== call.holder || held.until <= Date.now()) return answer(false)
+        await storage.put(`lock:${call.key}`, { holder: call.holder, until: Date.now() + lockMs })
+        return answer(true)
+      }
       case 'unlock': {
         const held = await storage.get<{ holder: string }>(`lock:${call.key}`)
         if (held?.holder !== call.holder) return answer(null)
@@ -95,7 +103,10 @@ export function durableObjectRelayStore(namespace: DurableObjectNamespace): Rela
       }
       let accepted: AcceptedNonce | undefined
       try {
-        const { nonce, result } = await send(granted.last ?? undefined)
+        const { nonce, result } = await send(granted.last ?? undefined, async () => {
+          if (!(await call<boolean>({ op: 'held', key, holder })))
+            throw new Error('the relayer nonce lock was lost: nothing was sent')
+        })
         accepted = { nonce, at: Date.now() }
         return result
       } finally {

@@ -4,5 +4,6 @@ export {
   createPostgresDedupeStore,
   createPostgresRateLimit,
   createPostgresRelayStore,
+  type PostgresRateLimitOptions,
   type PostgresStoreOptions,
 } from './stores/postgres.js'

@@ -4,5 +4,6 @@ export {
   createRedisDedupeStore,
   createRedisRateLimit,
   createRedisRelayStore,
+  type RedisRelayStoreOptions,
   type RedisStoreOptions,
 } from './stores/redis.js'

@@ -169,26 +169,39 @@ describe('once per session, as the chain judges it', () => {
     expect(await kit.transfersTo(s.otw)).toHaveLength(1)
   })
 
-  test('an expired, unused authorization frees the session; a pending valid one blocks it', async () => {
+  test('an earlier authorization blocks the session while it may still be mined: unsent within its lease, or sent with a relayer nonce not spent yet', async () => {
     const customer = await kit.customerWithoutGas()
     const s = await kit.session()
     const store = createMemoryRelayStoreForTestsOnly()
     const relay = kit.relayWith({ store })
     const block = await kit.publicClient.getBlock()
-    const earlier = (validBefore: bigint): RelayRecord => ({
+    const next = await kit.relayerNonce()
+    expect(next).toBeGreaterThan(0)
+    const earlier = (validBefore: bigint, sent: Partial<RelayRecord> = {}): RelayRecord => ({
       from: customer.address,
       nonce: `0x${'ab'.repeat(32)}`,
       validBefore: validBefore.toString(),
       network: 'LOCAL',
       token: sb.tokens.USDC.address,
       fromBlock: block.number.toString(),
+      claimedAt: Date.now(),
+      ...sent,
     })
-    store.set(s.id, earlier(block.timestamp + 300n))
+    const sent = { relayer: sb.relayer.address, relayerNonce: next }
+    const refused = async (record: RelayRecord) => {
+      store.set(s.id, record)
+      return codeOf(await relay(kit.relayRequest(s.id, await kit.authorize(customer.key, s.otw))))
+    }
+    // Claimed and not sent yet, within its lease; sent with the relayer's next nonce.
+    expect(await refused(earlier(block.timestamp + 300n))).toEqual([409, 'ALREADY_RELAYED'])
+    expect(await refused(earlier(block.timestamp + 300n, sent))).toEqual([409, 'ALREADY_RELAYED'])
+    // Never minable: sent with a nonce the relayer already spent, or expired.
     expect(
-      await codeOf(await relay(kit.relayRequest(s.id, await kit.authorize(customer.key, s.otw)))),
-    ).toEqual([409, 'ALREADY_RELAYED'])
-    store.set(s.id, earlier(block.timestamp - 1n))
-    const res = await relay(kit.relayRequest(s.id, await kit.authorize(customer.key, s.otw)))
+      await refused(earlier(block.timestamp + 300n, { ...sent, relayerNonce: next - 1 })),
+    ).toEqual([200, undefined])
+    const s2 = await kit.session()
+    store.set(s2.id, earlier(block.timestamp - 1n, sent))
+    const res = await relay(kit.relayRequest(s2.id, await kit.authorize(customer.key, s2.otw)))
     expect(res.status).toBe(200)
   })
 

@@ -17,9 +17,13 @@ import {
   createRedisRateLimit,
   createRedisRelayStore,
 } from '../src/redis.js'
+import { priorState } from '../src/relay/chainChecks.js'
+import { createNetworks } from '../src/relay/networks.js'
+import { resolveRelayOptions } from '../src/relay/options.js'
+import { claimLeaseMs } from '../src/relay/settle.js'
 import { createMemoryRelayStoreForTestsOnly, type RelayStore } from '../src/relay.js'
 import { close, listen } from './helpers.js'
-import { codeOf, hashOf, type RelayKit, relayKit } from './relayHelpers.js'
+import { codeOf, hashOf, type RelayKit, relayKit, type Signed } from './relayHelpers.js'
 import type { RelayProcessConfig } from './relayProcess.js'
 
 // Several relay instances sharing one relayer key and one store, each its own process, against
@@ -39,23 +43,29 @@ beforeAll(async () => {
   kit = relayKit(sb)
 }, 60_000)
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL')
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL')
   await Promise.all([sb?.stop(), pg?.stop(), redis?.stop()])
 })
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
 /** One relay instance as its own process; resolves with its URL once it listens. */
-function relayProcess(store: RelayProcessConfig['store'], storeUrl: string): Promise<string> {
+function relayProcess(
+  store: RelayProcessConfig['store'],
+  storeUrl: string,
+  { rpcUrl = sb.rpcUrl, onChild = (_: ChildProcess) => {} } = {},
+): Promise<string> {
   const config: RelayProcessConfig = {
     apiUrl: sb.apiUrl,
     apiKey: sb.apiKey,
     relayer: sb.relayer.privateKey,
     networks: {
-      LOCAL: { chainId: sb.chainId, rpcUrl: sb.rpcUrl, tokens: { USDC: sb.tokens.USDC.address } },
+      LOCAL: { chainId: sb.chainId, rpcUrl, tokens: { USDC: sb.tokens.USDC.address } },
     },
     store,
     storeUrl,
+    nonceLockMs: 5_000,
   }
   const child = spawn(
     `${root}node_modules/.bin/tsx`,
@@ -68,6 +78,7 @@ function relayProcess(store: RelayProcessConfig['store'], storeUrl: string): Pro
     },
   )
   children.push(child)
+  onChild(child)
   let output = ''
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk) => {
@@ -283,22 +294,196 @@ describe.each([
 })
 const limits = { ip: { burst: 3, perSecond: 0.001 }, session: { burst: 3, perSecond: 0.001 } }
 
-test('a send that never reached the node leaves no nonce gap: the next session is mined', async () => {
-  // A node whose connection drops on every eth_sendRawTransaction: the relay cannot know
-  // whether it was sent, so that session stays claimed, and no nonce was taken.
-  const { server, url } = await listen(async (req, res) => {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const body = Buffer.concat(chunks).toString()
-    if (body.includes('eth_sendRawTransaction')) return void req.socket.destroy()
-    const answer = await fetch(sb.rpcUrl, {
+test('the Postgres rate limit prunes the rows of buckets that are full again, and only those', async () => {
+  const sql = pgClient()
+  const prefix = `prune_${crypto.randomUUID().slice(0, 8)}`
+  // IP buckets are full again at once; session buckets take hours.
+  const limit = createPostgresRateLimit(sql, {
+    prefix,
+    pruneEvery: 3,
+    ip: { burst: 2, perSecond: 1e9 },
+    session: { burst: 1, perSecond: 0.0001 },
+  })
+  const keys = async () =>
+    (
+      await sql<{ key: string }[]>`select key from ${sql(`${prefix}_rate_limits`)} order by key`
+    ).map((row) => row.key)
+  expect(await limit('ip:198.51.100.1')).toBe(true)
+  expect(await limit('session:ps_a')).toBe(true)
+  expect(await keys()).toEqual(['ip:198.51.100.1', 'session:ps_a'])
+  // The third call prunes first: the full IP bucket goes, the empty session bucket stays and
+  // still refuses.
+  expect(await limit('session:ps_a')).toBe(false)
+  expect(await keys()).toEqual(['session:ps_a'])
+})
+
+test('a Redis nonce lock holder that stalls past its lease sends nothing, and one that sent meanwhile leaves the newer nonce alone', async () => {
+  const key = `31337:${crypto.randomUUID()}`
+  const store = () => createRedisRelayStore(redisClient(), { nonceLockMs: 200 })
+  const [a, b] = [store(), store()]
+  const lease = (run: (held: () => Promise<void>) => Promise<number>) => {
+    let entered!: () => void
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve
+    })
+    let resume!: () => void
+    const stalled = new Promise<void>((resolve) => {
+      resume = resolve
+    })
+    const done = a.withNonce(key, async (_, assertHeld) => {
+      entered()
+      const nonce = await run(async () => {
+        await stalled
+        await assertHeld()
+      })
+      return { nonce, result: nonce }
+    })
+    return { inside, resume, done }
+  }
+  const lastNonce = () => b.withNonce(key, async (last) => ({ nonce: last!.nonce, result: last }))
+
+  // Stalls before its send: B takes the lock once A's lease is over, and A's fence throws.
+  const first = lease(async (held) => {
+    await held()
+    return 7
+  })
+  await first.inside
+  expect(
+    await b.withNonce(key, async (_, held) => {
+      await held()
+      return { nonce: 3, result: 3 }
+    }),
+  ).toBe(3)
+  first.resume()
+  await expect(first.done).rejects.toThrow(/lock was lost/)
+  expect((await lastNonce())?.nonce).toBe(3)
+
+  // Stalls after its send, before storing its nonce: the nonce B stored meanwhile stays.
+  let sent!: () => void
+  const past = new Promise<void>((resolve) => {
+    sent = resolve
+  })
+  const second = lease(async () => {
+    await past
+    return 9
+  })
+  await second.inside
+  expect(
+    await b.withNonce(key, async (_, held) => {
+      await held()
+      return { nonce: 4, result: 4 }
+    }),
+  ).toBe(4)
+  sent()
+  second.resume()
+  expect(await second.done).toBe(9)
+  expect((await lastNonce())?.nonce).toBe(4)
+})
+
+/**
+ * A JSON-RPC proxy in front of the sandbox's node: `onCall` decides what happens to each call
+ * (forwarded, or dropped before or after the node, with no answer).
+ */
+async function rpcProxy(
+  onCall: (body: string, forward: () => Promise<string>) => Promise<string | undefined>,
+) {
+  const forward = (body: string) =>
+    fetch(sb.rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body,
-    })
+    }).then((answer) => answer.text())
+  return listen(async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const body = Buffer.concat(chunks).toString()
+    const answer = await onCall(body, () => forward(body))
+    if (answer === undefined) return void req.socket.destroy()
     res.setHeader('content-type', 'application/json')
-    res.end(await answer.text())
+    res.end(answer)
   })
+}
+const isSend = (body: string) => body.includes('eth_sendRawTransaction')
+
+test('a send the node took but never answered is not sent again, and its session is paid once', async () => {
+  // The first eth_sendRawTransaction reaches the node and its answer is lost; any later one is
+  // answered. A transport that tried the send again would hear "nonce too low" or "already
+  // known", take it for a refusal, free the session, and a second authorization would pay it
+  // twice.
+  let sends = 0
+  const { server, url } = await rpcProxy(async (body, forward) => {
+    if (!isSend(body)) return forward()
+    const answer = await forward()
+    return sends++ === 0 ? undefined : answer
+  })
+  try {
+    const store = createPostgresRelayStore(pgClient())
+    const network = (rpcUrl: string) => ({
+      LOCAL: { chainId: sb.chainId, rpcUrl, tokens: { USDC: sb.tokens.USDC.address } },
+    })
+    const lossy = kit.relayWith({ store, rateLimit: false, networks: network(url) })
+    const healthy = kit.relayWith({ store, rateLimit: false, networks: network(sb.rpcUrl) })
+    const s = await kit.session()
+    const a = await kit.customerWithoutGas()
+    const b = await kit.customerWithoutGas()
+    const first = await lossy(kit.relayRequest(s.id, await kit.authorize(a.key, s.otw)))
+    expect(await codeOf(first)).toEqual([503, 'RELAY_UNAVAILABLE'])
+    expect(sends).toBe(1)
+    // The lost send was mined: the session's second authorization is refused, whatever the
+    // node's event index shows yet.
+    const second = await healthy(kit.relayRequest(s.id, await kit.authorize(b.key, s.otw)))
+    expect((await codeOf(second))[0]).toBe(409)
+    expect(await kit.transfersTo(s.otw)).toHaveLength(1)
+  } finally {
+    await close(server)
+  }
+})
+
+test('a node whose event index lags its state: a used authorization still counts as used', async () => {
+  // The node answers every eth_getLogs with nothing, as one that has not indexed the block yet.
+  const { server, url } = await rpcProxy(async (body, forward) =>
+    body.includes('eth_getLogs')
+      ? JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(body).id, result: [] })
+      : forward(),
+  )
+  try {
+    const store = createMemoryRelayStoreForTestsOnly()
+    const s = await kit.session()
+    const a = await kit.customerWithoutGas()
+    const res = await kit.relayWith({ store, rateLimit: false })(
+      kit.relayRequest(s.id, await kit.authorize(a.key, s.otw)),
+    )
+    expect(res.status).toBe(200)
+    await kit.publicClient.waitForTransactionReceipt({ hash: await hashOf(res) })
+    const lagging = createNetworks(
+      resolveRelayOptions({
+        client: kit.client,
+        relayer: sb.relayer.privateKey,
+        networks: {
+          LOCAL: { chainId: sb.chainId, rpcUrl: url, tokens: { USDC: sb.tokens.USDC.address } },
+        },
+        store,
+      }),
+    )('LOCAL')!
+    const record = (await store.get(s.id))!
+    const block = await kit.publicClient.getBlock()
+    expect(await priorState(lagging, record, block)).toBe('used')
+    // A claim whose instance died before it recorded anything: the token's state still says
+    // used. (Deciding "used or canceled" by the AuthorizationUsed event alone read this as
+    // canceled, freed the session, and a second authorization paid it twice.)
+    const { relayer: _, relayerNonce: __, hash: ___, ...bare } = record
+    expect(await priorState(lagging, bare, block)).toBe('used')
+  } finally {
+    await close(server)
+  }
+})
+
+test('a send that never reached the node leaves no nonce gap: the next session is mined', async () => {
+  // A node whose connection drops on every eth_sendRawTransaction: the relay cannot know
+  // whether it was sent, so that session stays claimed, and no nonce was taken.
+  const { server, url } = await rpcProxy(async (body, forward) =>
+    isSend(body) ? undefined : forward(),
+  )
   try {
     const store = createPostgresRelayStore(pgClient())
     const network = (rpcUrl: string) => ({
@@ -311,14 +496,16 @@ test('a send that never reached the node leaves no nonce gap: the next session i
     const a = await kit.customerWithoutGas()
     const lost = await broken(kit.relayRequest(first.id, await kit.authorize(a.key, first.otw)))
     expect(await codeOf(lost)).toEqual([503, 'RELAY_UNAVAILABLE'])
-    expect((await store.get(first.id))?.hash).toBeUndefined()
+    const lostRecord = (await store.get(first.id))!
+    expect(lostRecord.relayerNonce).toBe(nonce)
+    await expect(kit.publicClient.getTransaction({ hash: lostRecord.hash! })).rejects.toThrow()
     // Another authorization for that session waits: the lost one may yet be mined.
     const b = await kit.customerWithoutGas()
-    expect(
-      await codeOf(
-        await healthy(kit.relayRequest(first.id, await kit.authorize(b.key, first.otw))),
-      ),
-    ).toEqual([409, 'ALREADY_RELAYED'])
+    const other = await kit.authorize(b.key, first.otw)
+    expect(await codeOf(await healthy(kit.relayRequest(first.id, other)))).toEqual([
+      409,
+      'ALREADY_RELAYED',
+    ])
     const second = await kit.session()
     const res = await healthy(kit.relayRequest(second.id, await kit.authorize(b.key, second.otw)))
     expect(res.status).toBe(200)
@@ -326,7 +513,185 @@ test('a send that never reached the node leaves no nonce gap: the next session i
     expect((await kit.publicClient.getTransaction({ hash })).nonce).toBe(nonce)
     expect((await kit.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
     expect(await kit.transfersTo(second.otw)).toHaveLength(1)
+    // That nonce is spent: the lost transaction can never be mined, so the first session's other
+    // authorization is sent.
+    const retried = await healthy(kit.relayRequest(first.id, other))
+    expect(retried.status).toBe(200)
+    await kit.publicClient.waitForTransactionReceipt({ hash: await hashOf(retried) })
+    expect(await kit.transfersTo(first.otw)).toHaveLength(1)
   } finally {
     await close(server)
   }
+})
+
+describe.each([
+  ['Postgres', 'postgres'],
+  ['Redis', 'redis'],
+] as const)('a relay process SIGKILLed while it pays a session (%s store)', (_, kind) => {
+  const storeOf = () =>
+    kind === 'postgres'
+      ? createPostgresRelayStore(pgClient())
+      : createRedisRelayStore(redisClient())
+  const storeUrl = () => (kind === 'postgres' ? pg.url : redis.url)
+
+  /**
+   * Posts `signed` for session `s` to a relay process whose node is behind a proxy, and kills
+   * the process with SIGKILL at `point`: at its relayer nonce read (after its claim, before it
+   * records its nonce), at its send before the node gets it, or once the node took the send
+   * and before the process hears so.
+   */
+  async function killedAt(
+    point: 'nonce read' | 'send, before the node' | 'send, after the node',
+    s: { id: string },
+    signed: Signed,
+  ) {
+    let child: ChildProcess | undefined
+    let killed: Promise<unknown> | undefined
+    const { server, url } = await rpcProxy(async (body, forward) => {
+      const at =
+        point === 'nonce read'
+          ? body.includes('eth_getTransactionCount') && body.includes('pending')
+          : isSend(body)
+      if (killed) return undefined
+      if (!at) return forward()
+      killed = (async () => {
+        if (point === 'send, after the node') await forward()
+        const exited = new Promise((resolve) => child!.once('exit', resolve))
+        process.kill(-child!.pid!, 'SIGKILL')
+        await exited
+      })()
+      await killed
+      return undefined
+    })
+    try {
+      const relayUrl = await relayProcess(kind, storeUrl(), {
+        rpcUrl: url,
+        onChild: (c) => {
+          child = c
+        },
+      })
+      await expect(post(relayUrl, kit.relayRequest(s.id, signed))).rejects.toThrow()
+      await killed
+      expect(child!.signalCode).toBe('SIGKILL')
+    } finally {
+      await close(server)
+    }
+  }
+
+  // The relay in this process, on the same store; its clock is moved past the claim lease.
+  let offset = 0
+  const healthy = () =>
+    kit.relayWith({ store: storeOf(), rateLimit: false, clock: { now: () => Date.now() + offset } })
+  const pastLease = () => {
+    offset = claimLeaseMs + 1
+  }
+
+  test('killed after its claim, before its send: another request takes the claim over after the lease, once', async () => {
+    offset = 0
+    const s = await kit.session()
+    const [a, b] = [await kit.customerWithoutGas(), await kit.customerWithoutGas()]
+    const first = await kit.authorize(a.key, s.otw)
+    const nonce = await kit.relayerNonce()
+    await killedAt('nonce read', s, first)
+    const record = await storeOf().get(s.id)
+    expect(record?.nonce).toBe(first.message.nonce)
+    expect(record?.relayerNonce).toBeUndefined()
+    const second = await kit.authorize(b.key, s.otw)
+    // Within the lease the claim is its claimer's.
+    expect(await codeOf(await healthy()(kit.relayRequest(s.id, second)))).toEqual([
+      409,
+      'ALREADY_RELAYED',
+    ])
+    pastLease()
+    const res = await healthy()(kit.relayRequest(s.id, second))
+    expect(res.status).toBe(200)
+    const hash = await hashOf(res)
+    expect((await kit.publicClient.getTransaction({ hash })).nonce).toBe(nonce)
+    expect((await kit.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
+    expect((await codeOf(await healthy()(kit.relayRequest(s.id, first))))[0]).toBe(409)
+    expect(await kit.transfersTo(s.otw)).toHaveLength(1)
+  })
+
+  test('killed with its nonce and hash recorded, before the node got the send: another authorization waits until that nonce is spent, then pays once', async () => {
+    offset = 0
+    const s = await kit.session()
+    const [a, b] = [await kit.customerWithoutGas(), await kit.customerWithoutGas()]
+    const first = await kit.authorize(a.key, s.otw)
+    const nonce = await kit.relayerNonce()
+    await killedAt('send, before the node', s, first)
+    const record = (await storeOf().get(s.id))!
+    expect(record.relayerNonce).toBe(nonce)
+    await expect(kit.publicClient.getTransaction({ hash: record.hash! })).rejects.toThrow()
+    // Its transaction could still reach a node and be mined with that nonce: the session's
+    // other authorization waits, even past the lease.
+    pastLease()
+    const second = await kit.authorize(b.key, s.otw)
+    expect(await codeOf(await healthy()(kit.relayRequest(s.id, second)))).toEqual([
+      409,
+      'ALREADY_RELAYED',
+    ])
+    // Another session's payment spends that nonce: the killed one's transaction can never be
+    // mined now, and the other authorization is sent.
+    const other = await kit.session()
+    const spent = await healthy()(kit.relayRequest(other.id, await kit.authorize(b.key, other.otw)))
+    expect(spent.status).toBe(200)
+    const spentHash = await hashOf(spent)
+    expect((await kit.publicClient.getTransaction({ hash: spentHash })).nonce).toBe(nonce)
+    await kit.publicClient.waitForTransactionReceipt({ hash: spentHash })
+    const res = await healthy()(kit.relayRequest(s.id, second))
+    expect(res.status).toBe(200)
+    const receipt = await kit.publicClient.waitForTransactionReceipt({ hash: await hashOf(res) })
+    expect(receipt.status).toBe('success')
+    expect((await codeOf(await healthy()(kit.relayRequest(s.id, first))))[0]).toBe(409)
+    expect(await kit.transfersTo(s.otw)).toHaveLength(1)
+    expect(await kit.transfersTo(other.otw)).toHaveLength(1)
+  })
+
+  test('killed before the node got the send: the same authorization again is sent again after the lease, once', async () => {
+    offset = 0
+    const s = await kit.session()
+    const a = await kit.customerWithoutGas()
+    const first = await kit.authorize(a.key, s.otw)
+    await killedAt('send, before the node', s, first)
+    const lost = (await storeOf().get(s.id))!.hash!
+    expect(await codeOf(await healthy()(kit.relayRequest(s.id, first)))).toEqual([
+      409,
+      'ALREADY_RELAYED',
+    ])
+    pastLease()
+    const res = await healthy()(kit.relayRequest(s.id, first))
+    expect(res.status).toBe(200)
+    // Signed again with the nonce it never spent: maybe the very transaction that was lost.
+    const hash = await hashOf(res)
+    expect((await kit.publicClient.getTransaction({ hash })).nonce).toBe(
+      (await kit.publicClient.getTransaction({ hash: lost }).catch(() => undefined))?.nonce ??
+        (await storeOf().get(s.id))!.relayerNonce,
+    )
+    expect((await kit.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
+    expect(await kit.transfersTo(s.otw)).toHaveLength(1)
+  })
+
+  test('killed once the node took the send: the same authorization answers its hash, another is refused', async () => {
+    offset = 0
+    const s = await kit.session()
+    const [a, b] = [await kit.customerWithoutGas(), await kit.customerWithoutGas()]
+    const first = await kit.authorize(a.key, s.otw)
+    await killedAt('send, after the node', s, first)
+    const { hash } = (await storeOf().get(s.id))!
+    expect((await kit.publicClient.waitForTransactionReceipt({ hash: hash! })).status).toBe(
+      'success',
+    )
+    pastLease()
+    const again = await healthy()(kit.relayRequest(s.id, first))
+    expect(again.status).toBe(200)
+    expect(await hashOf(again)).toBe(hash)
+    // Refused by the first one's state, or, once the service saw the transfer, by the session's
+    // status.
+    const second = await kit.authorize(b.key, s.otw)
+    expect([
+      [409, 'ALREADY_RELAYED'],
+      [409, 'SESSION_NOT_PAYABLE'],
+    ]).toContainEqual(await codeOf(await healthy()(kit.relayRequest(s.id, second))))
+    expect(await kit.transfersTo(s.otw)).toHaveLength(1)
+  })
 })

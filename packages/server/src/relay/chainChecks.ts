@@ -6,6 +6,7 @@ import {
   isAddressEqual,
   type PublicClient,
   parseGwei,
+  TransactionNotFoundError,
   TransactionReceiptNotFoundError,
 } from 'viem'
 import type { PaymentSession } from '../client/types.js'
@@ -19,16 +20,14 @@ import type { RelayRecord } from './types.js'
 
 const payable: PaymentSession['status'][] = ['CREATED', 'PENDING']
 
-// EIP-3009's events: AuthorizationUsed tells a used authorization from a canceled one.
+// EIP-3009's events: which transaction used an authorization, and whether it was canceled.
+const authorizationInputs = [
+  { name: 'authorizer', type: 'address', indexed: true },
+  { name: 'nonce', type: 'bytes32', indexed: true },
+] as const
 const authorizationEvents = [
-  {
-    type: 'event',
-    name: 'AuthorizationUsed',
-    inputs: [
-      { name: 'authorizer', type: 'address', indexed: true },
-      { name: 'nonce', type: 'bytes32', indexed: true },
-    ],
-  },
+  { type: 'event', name: 'AuthorizationUsed', inputs: authorizationInputs },
+  { type: 'event', name: 'AuthorizationCanceled', inputs: authorizationInputs },
 ] as const
 
 /** The session, read with its token first (see `sessionTokenOf`), then with the API key. */
@@ -132,6 +131,7 @@ export function authorizationState(
   token: Address,
   from: Address,
   nonce: Hex,
+  blockNumber?: bigint,
 ): Promise<boolean> {
   return client
     .readContract({
@@ -139,19 +139,24 @@ export function authorizationState(
       abi: eip3009Abi,
       functionName: 'authorizationState',
       args: [from, nonce],
+      blockNumber,
     })
     .catch((error) => {
       throw relayError('RELAY_UNAVAILABLE', { details: 'authorizationState', cause: error })
     })
 }
 
-/** The transaction that used a recorded authorization (its AuthorizationUsed event), if any. */
-export async function usedBy(network: Network, record: RelayRecord): Promise<Hex | undefined> {
+/** The first of a recorded authorization's `event` since its claim, if the node indexed it. */
+async function eventOf(
+  network: Network,
+  record: RelayRecord,
+  eventName: 'AuthorizationUsed' | 'AuthorizationCanceled',
+): Promise<Hex | undefined> {
   const logs = await network.publicClient
     .getContractEvents({
       address: record.token,
       abi: authorizationEvents,
-      eventName: 'AuthorizationUsed',
+      eventName,
       args: { authorizer: record.from, nonce: record.nonce },
       fromBlock: BigInt(record.fromBlock),
     })
@@ -162,36 +167,65 @@ export async function usedBy(network: Network, record: RelayRecord): Promise<Hex
 }
 
 /**
- * Whether an earlier authorization for the session still blocks another: while it is
- * pending and valid, or once it moved the money. A canceled or expired one does not.
+ * What became of the authorization a session's record holds, read from the chain's state at
+ * one block (events may be indexed later than the state they come from, so they only name a
+ * transaction or prove a cancel, never decide that money did not move):
+ * - `used`: the token marked it used, and no cancel is seen: it paid (or its cancel is not
+ *   indexed yet);
+ * - `canceled`: its payer canceled it;
+ * - `dead`: unused, and never minable: expired at that block, or the relayer nonce it was sent
+ *   with is spent (mined by another transaction, or by its own without using it);
+ * - `pending`: unused, sent (or being sent) with a relayer nonce not spent yet: it may be mined;
+ * - `unsent`: unused, and its claimer never got to the send (no relayer nonce recorded).
  */
-export async function stillBlocks(
-  networkOf: (name: string) => Network | undefined,
-  previous: RelayRecord,
-  now: bigint,
-): Promise<boolean> {
-  const network = networkOf(previous.network)
-  if (!network) return true
-  if (previous.hash) {
-    // Its own transaction says it first: pending (no receipt yet) or mined without a revert
-    // blocks, whatever the node's log index shows yet.
+export type PriorState = 'used' | 'canceled' | 'dead' | 'pending' | 'unsent'
+
+export async function priorState(
+  network: Network,
+  record: RelayRecord,
+  block: LatestBlock,
+): Promise<PriorState> {
+  const { relayer, relayerNonce } = record
+  const { publicClient } = network
+  const blockNumber = block.number
+  const [used, mined] = await Promise.all([
+    authorizationState(publicClient, record.token, record.from, record.nonce, blockNumber),
+    relayer && relayerNonce !== undefined
+      ? publicClient.getTransactionCount({ address: relayer, blockNumber }).catch((error) => {
+          throw relayError('RELAY_UNAVAILABLE', { details: 'relayer nonce', cause: error })
+        })
+      : undefined,
+  ])
+  if (used) return (await eventOf(network, record, 'AuthorizationCanceled')) ? 'canceled' : 'used'
+  if (BigInt(record.validBefore) <= block.timestamp) return 'dead'
+  // A hash without a relayer nonce: a record from a store written before nonces were recorded.
+  if (relayerNonce === undefined || mined === undefined) return record.hash ? 'pending' : 'unsent'
+  return mined > relayerNonce ? 'dead' : 'pending'
+}
+
+/** Whether the node has the transaction (pending or mined). */
+export function knownToNode(network: Network, hash: Hex): Promise<boolean> {
+  return network.publicClient.getTransaction({ hash }).then(
+    () => true,
+    (error) => {
+      if (error instanceof TransactionNotFoundError) return false
+      throw relayError('RELAY_UNAVAILABLE', { details: 'transaction', cause: error })
+    },
+  )
+}
+
+/** The transaction that used a recorded authorization: its own, else the one its event names. */
+export async function usedBy(network: Network, record: RelayRecord): Promise<Hex | undefined> {
+  if (record.hash) {
     const receipt = await network.publicClient
-      .getTransactionReceipt({ hash: previous.hash })
+      .getTransactionReceipt({ hash: record.hash })
       .catch((error) => {
         if (error instanceof TransactionReceiptNotFoundError) return undefined
         throw relayError('RELAY_UNAVAILABLE', { details: 'receipt', cause: error })
       })
-    if (!receipt || receipt.status === 'success') return true
+    if (receipt?.status === 'success') return record.hash
   }
-  const settled = await authorizationState(
-    network.publicClient,
-    previous.token,
-    previous.from,
-    previous.nonce,
-  )
-  if (!settled) return BigInt(previous.validBefore) > now
-  // Used or canceled: only an AuthorizationUsed event says it moved the money.
-  return (await usedBy(network, previous)) !== undefined
+  return eventOf(network, record, 'AuthorizationUsed')
 }
 
 /** The transaction's arguments, as the token's `transferWithAuthorization` takes them. */

@@ -1,4 +1,4 @@
-import { merchantError, type PaySessionError } from '@paysession/protocol'
+import { type Clock, merchantError, type PaySessionError, systemClock } from '@paysession/protocol'
 import type { Account, Address, Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { PaySessionClient } from '../client/createPaySessionClient.js'
@@ -52,6 +52,8 @@ export type RelayOptions = {
    * or `createRedisRelayStore(redis)` (docs/server.md#which-store). Required.
    */
   store: RelayStore
+  /** The time a claim is dated and its lease judged by (`systemClock`); tests pass their own. */
+  clock?: Pick<Clock, 'now'>
   /** Gas limit of every relayed transaction; a payment that needs more is refused. Default 150 000. */
   maxGas?: bigint
   /**
@@ -100,6 +102,7 @@ export type RelayHandlerOptions = RelayOptions & {
 
 /** The options with their defaults, checked once when the relay is built. */
 export type ResolvedRelayOptions = RelayOptions & {
+  clock: Pick<Clock, 'now'>
   account: Account
   maxGas: bigint
   maxValidity: bigint
@@ -148,6 +151,7 @@ export function resolveRelayOptions(options: RelayOptions): ResolvedRelayOptions
   if (typeof maxGas !== 'bigint' || maxGas <= 0n) invalid('maxGas must be a positive bigint.')
   return {
     ...options,
+    clock: options.clock ?? systemClock,
     account,
     maxGas,
     maxValidity: seconds(options.maxValiditySeconds, 3600, 'maxValiditySeconds'),

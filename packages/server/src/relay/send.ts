@@ -1,5 +1,5 @@
 import { eip3009Abi } from '@paysession/protocol'
-import { type Address, encodeFunctionData, type Hex } from 'viem'
+import { type Address, encodeFunctionData, type Hex, keccak256 } from 'viem'
 import { type Fees, transferArgs } from './chainChecks.js'
 import { relayError } from './errors.js'
 import type { Network } from './networks.js'
@@ -13,27 +13,34 @@ import type { RelayRequest } from './parseRequest.js'
  */
 export const acceptedNonceWindowMs = 10_000
 
+/** What a send is about to use, told to its caller before the transaction leaves. */
+export type Sending = { relayer: Address; relayerNonce: number; hash?: Hex | undefined }
+
 /**
  * Sends the transfer from the relayer with a nonce no other instance uses: under the store's
  * nonce lock, the node's pending count (a send that never reached it left no gap), or one past
- * the last nonce a node accepted, if that is higher and recent. Within a process, sends for one
- * relayer queue here, so only one of them waits on the shared lock.
+ * the last nonce a node accepted, if that is higher and recent. `beforeSend` runs under the lock
+ * once the nonce (and, with a local key, the signed transaction's hash) is known and the lock is
+ * still held, right before the transaction leaves; if it throws, nothing is sent. Within a
+ * process, sends for one relayer queue here, so only one of them waits on the shared lock.
  */
 export function createSender(options: ResolvedRelayOptions) {
   const queues = new Map<string, Promise<unknown>>()
   const { account, store } = options
+  const relayer = account.address
 
   return async function send(
     network: Network,
     token: Address,
     request: RelayRequest,
     fees: Fees,
+    beforeSend: (sending: Sending) => Promise<void>,
   ): Promise<Hex> {
-    const key = `${network.chain.id}:${account.address.toLowerCase()}`
+    const key = `${network.chain.id}:${relayer.toLowerCase()}`
     const work = () =>
-      store.withNonce(key, async (last) => {
+      store.withNonce(key, async (last, assertHeld) => {
         const pending = await network.publicClient
-          .getTransactionCount({ address: account.address, blockTag: 'pending' })
+          .getTransactionCount({ address: relayer, blockTag: 'pending' })
           .catch((error) => {
             throw relayError('RELAY_UNAVAILABLE', { details: 'relayer nonce', cause: error })
           })
@@ -46,27 +53,32 @@ export function createSender(options: ResolvedRelayOptions) {
           functionName: 'transferWithAuthorization',
           args: transferArgs(request),
         } as const
-        // A local key signs here and the node is asked once, so the lock is held for one
-        // round trip after the nonce read; another account goes through its wallet client.
-        const hash = account.signTransaction
-          ? await network.publicClient.sendRawTransaction({
-              serializedTransaction: await account.signTransaction({
-                type: 'eip1559',
-                chainId: network.chain.id,
-                to: token,
-                data: encodeFunctionData(call),
-                nonce,
-                ...fees,
-              }),
-            })
-          : await network.wallet.writeContract({
-              account,
-              chain: network.chain,
-              address: token,
-              ...call,
-              nonce,
-              ...fees,
-            })
+        // A local key signs here, so the hash is recorded before the node is asked (once:
+        // viem never repeats a send); another account goes through its wallet client.
+        if (account.signTransaction) {
+          const serializedTransaction = await account.signTransaction({
+            type: 'eip1559',
+            chainId: network.chain.id,
+            to: token,
+            data: encodeFunctionData(call),
+            nonce,
+            ...fees,
+          })
+          await assertHeld()
+          await beforeSend({ relayer, relayerNonce: nonce, hash: keccak256(serializedTransaction) })
+          const hash = await network.publicClient.sendRawTransaction({ serializedTransaction })
+          return { nonce, result: hash }
+        }
+        await assertHeld()
+        await beforeSend({ relayer, relayerNonce: nonce })
+        const hash = await network.wallet.writeContract({
+          account,
+          chain: network.chain,
+          address: token,
+          ...call,
+          nonce,
+          ...fees,
+        })
         return { nonce, result: hash }
       })
     const run = (queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(work)

@@ -1,13 +1,14 @@
-import { isAddressEqual } from 'viem'
+import { BaseError, type Hex, isAddressEqual } from 'viem'
 import type { PaymentSession } from '../client/types.js'
 import {
   assertRecipient,
   assertTermsAt,
   checkBeforeGas,
+  knownToNode,
   latestBlock,
+  priorState,
   readSession,
   sessionNetwork,
-  stillBlocks,
   usedBy,
 } from './chainChecks.js'
 import { checkOffline } from './checkOffline.js'
@@ -20,10 +21,10 @@ import type { createSender } from './send.js'
 import type { RelayRecord } from './types.js'
 
 /**
- * How long a claim without a hash belongs to the instance that made it. After that the same
- * authorization may be sent again by another instance (its claimer may have died before
- * sending; the token's own nonce keeps it to one transfer); another authorization still waits
- * for this one's validity to end, as it may be in a node's pool.
+ * How long a claim that has not reached its send (no relayer nonce recorded on it) belongs to
+ * the instance that made it. After that another request may take the claim over; the first
+ * claimer, if it is still alive, finds its claim replaced when it goes to record its nonce, and
+ * sends nothing.
  */
 export const claimLeaseMs = 20_000
 
@@ -79,46 +80,49 @@ async function claimAndSend(
   const same =
     !!previous && previous.nonce === auth.nonce && isAddressEqual(previous.from, auth.from)
   // The same authorization again (a retried request): its hash, even once the session is paid.
-  if (same && previous.hash) return { sessionId, transactionHash: previous.hash }
-  if (same) {
-    const network = networkOf(previous.network)
-    const hash = network && (await usedBy(network, previous))
-    if (hash) {
-      await store.set(sessionId, { ...previous, hash })
-      return { sessionId, transactionHash: hash }
-    }
-    if (Date.now() - (previous.claimedAt ?? 0) < claimLeaseMs)
-      throw relayError('ALREADY_RELAYED', { details: 'being sent by another request' })
+  if (previous && same) {
+    const hash = await afterPrevious(context, previous, same)
+    if (hash) return { sessionId, transactionHash: hash }
   }
   const { network, token } = await sessionNetwork(networkOf, session, request, signed)
   const block = await latestBlock(network)
   assertTermsAt(options, block, session, request, token)
-  if (previous && !same && (await stillBlocks(networkOf, previous, block.timestamp)))
-    throw relayError('ALREADY_RELAYED')
+  if (previous && !same) await afterPrevious(context, previous, same)
   const fees = await checkBeforeGas(options, network, block, request, token)
 
-  const record: RelayRecord = {
+  const claimed: RelayRecord = {
     from: auth.from,
     nonce: auth.nonce,
     validBefore: auth.validBefore.toString(),
     network: network.name,
     token: token.address,
     fromBlock: block.number.toString(),
-    claimedAt: Date.now(),
+    claimedAt: options.clock.now(),
   }
-  if (!(await store.claim(sessionId, record, previous)))
+  if (!(await store.claim(sessionId, claimed, previous)))
     throw relayError('ALREADY_RELAYED', { details: 'another request claimed the session first' })
-  let transactionHash: `0x${string}`
+  // Under the nonce lock, right before the transaction leaves: the relayer nonce (and hash) go
+  // on the claim, compared with it, so a claim taken over meanwhile sends nothing.
+  const sent: { record?: RelayRecord } = {}
+  let transactionHash: Hex
   try {
-    transactionHash = await send(network, token.address, request, fees)
+    transactionHash = await send(network, token.address, request, fees, async (sending) => {
+      const record = { ...claimed, ...sending }
+      if (!(await store.claim(sessionId, record, claimed)))
+        throw relayError('ALREADY_RELAYED', { details: 'the claim was taken over' })
+      sent.record = record
+    })
   } catch (error) {
-    // The node answered and refused it: nothing was sent and the session stays payable.
-    // No answer (timeout, connection lost): it may have been sent, so the record stays and
-    // blocks another authorization until this one is used, canceled or expired.
-    if (!mayHaveBeenSent(error)) await store.release(sessionId, record)
+    // Nothing left the instance, or the node answered and refused it: the session stays
+    // payable. No answer (timeout, connection lost), or a failure after the node took it: the
+    // record stays, and the chain tells a later request whether it can still be mined.
+    if (!sent.record) await store.release(sessionId, claimed)
+    else if (error instanceof BaseError && !mayHaveBeenSent(error))
+      await store.release(sessionId, sent.record)
     throw classifyError(error)
   }
-  await store.set(sessionId, { ...record, hash: transactionHash })
+  if (sent.record && sent.record.hash !== transactionHash)
+    await store.set(sessionId, { ...sent.record, hash: transactionHash })
   options.onRelayed?.({
     sessionId,
     paymentSessionId: sessionId,
@@ -126,4 +130,44 @@ async function claimAndSend(
     authorization: auth,
   })
   return { sessionId, transactionHash }
+}
+
+/**
+ * Whether the session's earlier authorization lets this one be sent, decided from the chain's
+ * state: throws when the earlier one paid or may still be mined, answers the earlier
+ * transaction's hash when this is that `same` authorization, and resolves to nothing when this
+ * one may be sent (over the earlier claim).
+ */
+async function afterPrevious(
+  { networkOf, options }: SettleContext,
+  previous: RelayRecord,
+  same: boolean,
+): Promise<Hex | undefined> {
+  const leased = options.clock.now() - (previous.claimedAt ?? 0) < claimLeaseMs
+  const network = networkOf(previous.network)
+  // A network no longer configured: nothing here can tell whether it paid.
+  if (!network) throw relayError('ALREADY_RELAYED', { details: `sent on ${previous.network}` })
+  switch (await priorState(network, previous, await latestBlock(network))) {
+    case 'used': {
+      const hash = same ? await usedBy(network, previous) : undefined
+      if (hash) return hash
+      throw relayError('ALREADY_RELAYED', { details: 'an authorization for it was used' })
+    }
+    case 'pending':
+      // Another authorization waits. The same one gets its hash while the node knows the
+      // transaction; one the node never got (its sender died first) is sent again once the
+      // lease is over: the token's nonce lets at most one of the two pay.
+      if (same && previous.hash && (await knownToNode(network, previous.hash))) return previous.hash
+      if (!same || leased)
+        throw relayError('ALREADY_RELAYED', { details: 'its transaction may still be mined' })
+      return undefined
+    case 'unsent':
+      if (leased) throw relayError('ALREADY_RELAYED', { details: 'being sent by another request' })
+      return undefined
+    // Canceled, expired, or its relayer nonce spent without it: it can never pay. The same
+    // authorization is checked again from the start (canceled or expired is refused there).
+    case 'canceled':
+    case 'dead':
+      return undefined
+  }
 }

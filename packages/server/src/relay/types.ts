@@ -23,7 +23,14 @@ export type RelayRecord = {
   token: Address
   /** A block before the transaction was sent: where its events are looked up from. */
   fromBlock: string
-  /** Missing while the transaction is being sent (or when it is unknown whether it was). */
+  /**
+   * The relayer and the nonce its transaction carries: written under the nonce lock before the
+   * transaction leaves the instance, so a claim without them was never sent. Once the relayer's
+   * mined nonce count passes it, that transaction can no longer be mined.
+   */
+  relayer?: Address | undefined
+  relayerNonce?: number | undefined
+  /** The transaction's hash: known before it is sent when the relayer key signs locally. */
   hash?: Hex | undefined
   /** When an instance claimed the session to send it (ms since 1970, the claimer's clock). */
   claimedAt?: number | undefined
@@ -53,20 +60,37 @@ export type RelayStore = {
   release(sessionId: string, record: RelayRecord): void | Promise<void>
   /**
    * Runs `send` while no other instance runs one for `key` (a relayer on a chain), with the
-   * last nonce a node accepted for it; stores the nonce `send` returns. A crashed instance must
-   * not hold the lock for long (a Postgres transaction ends with its connection; a Redis lock
-   * expires).
+   * last nonce a node accepted for it; stores the nonce `send` returns, only while it still
+   * holds the lock. A crashed instance must not hold the lock for long (a Postgres
+   * transaction ends with its connection; a Redis lock expires). `send` calls `assertHeld`
+   * right before the transaction leaves: it throws once the lock was lost (a holder that
+   * stalled past its lease), so a stale nonce is not sent.
    */
   withNonce<T>(
     key: string,
-    send: (last: AcceptedNonce | undefined) => Promise<{ nonce: number; result: T }>,
+    send: (
+      last: AcceptedNonce | undefined,
+      assertHeld: () => Promise<void>,
+    ) => Promise<{ nonce: number; result: T }>,
   ): Promise<T>
 }
 
 /** A record as text with its fields in one order: what `claim` compares. */
 export function serializeRecord(record: RelayRecord): string {
-  const { from, nonce, validBefore, network, token, fromBlock, hash, claimedAt } = record
-  return JSON.stringify({ from, nonce, validBefore, network, token, fromBlock, hash, claimedAt })
+  const { from, nonce, validBefore, network, token, fromBlock } = record
+  const { relayer, relayerNonce, hash, claimedAt } = record
+  return JSON.stringify({
+    from,
+    nonce,
+    validBefore,
+    network,
+    token,
+    fromBlock,
+    relayer,
+    relayerNonce,
+    hash,
+    claimedAt,
+  })
 }
 
 /** Whether two records are the same claim. */
@@ -81,7 +105,7 @@ export function createLocalNonceLock(): RelayStore['withNonce'] {
   return async (key, send) => {
     const run = (tails.get(key) ?? Promise.resolve())
       .catch(() => undefined)
-      .then(() => send(accepted.get(key)))
+      .then(() => send(accepted.get(key), async () => {}))
       .then(({ nonce, result }) => {
         accepted.set(key, { nonce, at: Date.now() })
         return result

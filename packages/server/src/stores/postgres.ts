@@ -28,8 +28,14 @@ function schema(sql: Sql, prefix: string) {
             updated_at timestamptz not null default now())`
           await tx`create table if not exists ${t('relay_nonces')} (
             key text primary key, nonce bigint not null, at bigint not null)`
+          // full_at: when the bucket is full again, and its row the same as none.
           await tx`create table if not exists ${t('rate_limits')} (
-            key text primary key, tokens double precision not null, at timestamptz not null)`
+            key text primary key, tokens double precision not null, at timestamptz not null,
+            full_at timestamptz not null)`
+          await tx`alter table ${t('rate_limits')}
+            add column if not exists full_at timestamptz not null default now()`
+          await tx`create index if not exists ${t('rate_limits_full_at')}
+            on ${t('rate_limits')} (full_at)`
           await tx`create table if not exists ${t('webhook_deliveries')} (
             id text primary key, at timestamptz not null default now())`
         })
@@ -92,8 +98,10 @@ export function createPostgresRelayStore(
         await tx`select pg_advisory_xact_lock(hashtextextended(${`${prefix}:nonce:${key}`}, 0))`
         const [row] = await tx<{ nonce: string; at: string }[]>`
           select nonce, at from ${nonces} where key = ${key}`
+        // The lock lives as long as this transaction: a query in it fails once it is gone.
         const { nonce, result } = await send(
           row ? { nonce: Number(row.nonce), at: Number(row.at) } : undefined,
+          async () => void (await tx`select 1`),
         )
         await tx`insert into ${nonces} (key, nonce, at) values (${key}, ${nonce}, ${Date.now()})
           on conflict (key) do update set nonce = excluded.nonce, at = excluded.at`
@@ -103,6 +111,15 @@ export function createPostgresRelayStore(
   }
 }
 
+export type PostgresRateLimitOptions = TokenBucketRateLimitOptions &
+  PostgresStoreOptions & {
+    /**
+     * Every this many calls, one also deletes up to 1 000 rows whose buckets are full again
+     * (a full bucket counts as no row), so the table holds only callers seen lately. Default 100.
+     */
+    pruneEvery?: number
+  }
+
 /**
  * The relay's rate limit in Postgres, shared by every instance: a token bucket per key, refilled
  * on the database's clock, with the defaults of `createTokenBucketRateLimit`.
@@ -110,17 +127,27 @@ export function createPostgresRelayStore(
  */
 export function createPostgresRateLimit(
   sql: Sql,
-  options: TokenBucketRateLimitOptions & PostgresStoreOptions = {},
+  options: PostgresRateLimitOptions = {},
 ): RelayRateLimit {
   const { t, ready } = schema(sql, options.prefix ?? 'paysession')
   const buckets = t('rate_limits')
+  const pruneEvery = options.pruneEvery ?? 100
+  let calls = 0
   return async (key) => {
     await ready()
+    if (++calls % pruneEvery === 0)
+      await sql`delete from ${buckets} where key in (
+        select key from ${buckets} where full_at <= now() limit 1000)`
     const { burst, perSecond } = bucketOf(key, options)
     const refilled = sql`least(${burst}::float8, b.tokens + extract(epoch from now() - b.at) * ${perSecond}::float8)`
+    const refillSeconds = (missing: ReturnType<typeof sql>) =>
+      sql`now() + make_interval(secs => (${missing}) / ${perSecond}::float8)`
     const rows = await sql`
-      insert into ${buckets} as b (key, tokens, at) values (${key}, ${burst - 1}, now())
-      on conflict (key) do update set tokens = ${refilled} - 1, at = now()
+      insert into ${buckets} as b (key, tokens, at, full_at)
+      values (${key}, ${burst - 1}, now(), ${refillSeconds(sql`1::float8`)})
+      on conflict (key) do update
+      set tokens = ${refilled} - 1, at = now(),
+        full_at = ${refillSeconds(sql`${burst}::float8 - (${refilled} - 1)`)}
       where ${refilled} >= 1
       returning 1`
     return rows.length === 1

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis'
+import { relayError } from '../relay/errors.js'
 import {
   bucketOf,
   type RelayRateLimit,
@@ -12,11 +13,24 @@ export type RedisStoreOptions = {
   prefix?: string
 }
 
+export type RedisRelayStoreOptions = RedisStoreOptions & {
+  /**
+   * The nonce lock's lease (ms): a holder that dies frees it after this, and a holder that
+   * stalls longer loses it and sends nothing. Longer than a send takes. Default 30 000.
+   */
+  nonceLockMs?: number
+}
+
 // Compare-and-set and compare-and-delete: one script runs alone on the server.
 const replaceIfSame = `if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end return 0`
 const deleteIfSame = `if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1]) end return 0`
+// The nonce lock's fence: only its holder extends it, or stores the nonce it sent.
+const extendIfHeld = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`
+const setIfHeld = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[2], ARGV[2]) return 1 end return 0`
 // A token bucket on the server's clock.
 const takeToken = `local burst = tonumber(ARGV[1]) local rate = tonumber(ARGV[2])
 local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -30,21 +44,20 @@ return ok`
 
 // A claim outlives any authorization the relay accepts (validity is at most hours).
 const recordTtlMs = 30 * 24 * 3600 * 1000
-// Longer than a send takes (viem's request timeout); a killed holder's lock ends with it.
-const nonceLockMs = 30_000
 
 /**
  * The relay store in Redis, for any number of relay instances: a session is claimed with
  * `SET … NX` (or a script that compares the whole record), and the relayer's nonce is assigned
  * under a lock (`SET … NX PX`, released by a script only by its holder) that expires if its
- * holder dies. Needs one Redis primary (not a replica set read from replicas). Over `ioredis`.
+ * holder dies; a holder that stalls past it finds the lock gone before it sends, and stores no
+ * nonce. Needs one Redis primary (not a replica set read from replicas). Over `ioredis`.
  * @example
  * import { Redis } from 'ioredis'
  * const store = createRedisRelayStore(new Redis(process.env.REDIS_URL))
  */
 export function createRedisRelayStore(
   redis: Redis,
-  { prefix = 'paysession:' }: RedisStoreOptions = {},
+  { prefix = 'paysession:', nonceLockMs = 30_000 }: RedisRelayStoreOptions = {},
 ): RelayStore {
   const claim = (sessionId: string) => `${prefix}relay:claim:${sessionId}`
   return {
@@ -75,8 +88,13 @@ export function createRedisRelayStore(
       }
       try {
         const stored = await redis.get(last)
-        const { nonce, result } = await send(stored ? JSON.parse(stored) : undefined)
-        await redis.set(last, JSON.stringify({ nonce, at: Date.now() }))
+        const { nonce, result } = await send(stored ? JSON.parse(stored) : undefined, async () => {
+          if ((await redis.eval(extendIfHeld, 1, lock, holder, nonceLockMs)) !== 1)
+            throw relayError('RELAY_UNAVAILABLE', { details: 'the relayer nonce lock was lost' })
+        })
+        // A holder that lost the lock while sending leaves the newer holder's nonce alone.
+        const accepted = JSON.stringify({ nonce, at: Date.now() })
+        await redis.eval(setIfHeld, 2, lock, last, holder, accepted)
         return result
       } finally {
         await redis.eval(deleteIfSame, 1, lock, holder)
