@@ -1,16 +1,17 @@
-// `npm test`: every stage of the suite, one after another, each timed, each in a process group of
-// its own that is stopped when the stage ends, also after a failure, a hang or Ctrl-C. Ends with a
-// table of each stage's time (also written to test-results/stages.txt) and, for a stage over a
-// minute, its slowest tests, read from the runners' JSON reports in test-results/reports/.
+// `npm test`: every stage of the suite, one after another (a stage marked `beside` runs beside the
+// next ones), each timed, each in a process group of its own that is stopped when the stage ends,
+// also after a failure, a hang or Ctrl-C. Ends with a table of each stage's wall and CPU time (also
+// written to test-results/stages.txt) and, for a stage over a minute, its slowest tests, read from
+// the runners' JSON reports in test-results/reports/.
 // Only Node's own modules: the first stage installs everything else.
 //
 // The stages: install and build (scripts/setup.sh); lint; types everywhere; the widget's size
 // budgets and the package checks, every TS/JS example of the docs type-checked; every package's
 // vitest suite (real anvil + sandbox, Postgres, Redis); the merchant examples in each runtime
 // (Node, Express, Hono, Deno, Bun, workerd, next build && next start); then, in Debian's Chromium,
-// the widget, the registry round trip (publish to a local Verdaccio, npm install in a fresh app,
-// typecheck, build, pay), the end-to-end suites (demo, hosted demo, real wallet stacks), every
-// bench once with tiny sizes, and the docs site built and crawled under a sub-path.
+// the registry round trip (publish to a local Verdaccio, npm install in a fresh app, typecheck,
+// build, pay), the widget beside the end-to-end suites (demo, hosted demo, real wallet stacks),
+// every bench once with tiny sizes beside the docs site built and crawled under a sub-path.
 //
 //   node scripts/test.mjs            every stage
 //   node scripts/test.mjs e2e docs   the named stages (after `sh scripts/setup.sh`)
@@ -103,24 +104,30 @@ const stages = [
     ],
   },
   {
+    name: 'registry round trip',
+    needs: ['system packages'],
+    report: ['registry'],
+    run: [[...pnpm, '--filter', '@paysession/checkout', 'run', 'test:registry']],
+  },
+  // The browser suites wait more than they compute (chains, polling, a browser idling): the
+  // widget's (its own sandbox and page server) runs beside the demo's, each about half a core.
+  {
     name: 'widget in Chromium',
+    beside: true,
     needs: ['system packages'],
     report: ['widget'],
     run: [[...pnpm, '--filter', '@paysession/checkout', 'run', 'test:browser']],
-  },
-  {
-    name: 'registry round trip',
-    report: ['registry'],
-    run: [[...pnpm, '--filter', '@paysession/checkout', 'run', 'test:registry']],
   },
   {
     name: 'e2e',
     report: ['e2e', 'e2e-hosted', 'e2e-wallets'],
     run: [[...pnpm, '--filter', '@paysession/e2e', 'test']],
   },
-  // Every bench once with tiny sizes (bench/README.md): proves each still runs.
+  // Every bench once with tiny sizes (bench/README.md): proves each still runs; beside the docs'
+  // build and crawl (the phone bench mostly waits on its throttled network).
   {
     name: 'bench smoke',
+    beside: true,
     needs: ["the other SDKs' install"],
     run: [[...pnpm, '--filter', '@paysession/bench', 'smoke']],
   },

@@ -22,20 +22,20 @@ const minifyTemplates: Plugin = {
   },
 }
 
-// WalletConnect (wallet-connect-project-id): in the chunked build the controller's loader is
-// loader.cdn.ts, which fetches walletconnect.js (mode 'walletconnect', built apart by
-// scripts/build-cdn.mjs) when a checkout has a project id. The single-file build (mode
-// 'single-file') keeps the empty loader: WalletConnect's code would be in the one file every page
-// loads, and so would the pairing view (our own), which only a WalletConnect connection shows.
-const walletConnect = (mode: string): Plugin => ({
-  name: 'paysession:walletconnect',
+// The wallet kinds the checkout bundles (src/wallets/kinds.ts): in the chunked build the
+// controller's kinds.ts is kinds.cdn.ts, which fetches `<kind>.js` (mode 'wallet', each built
+// apart by scripts/build-cdn.mjs) when a checkout turns the kind on. The single-file build (mode
+// 'single-file') keeps kinds.ts without loaders: a kind's code would be in the one file every
+// page loads, and so would the pairing view (our own), which only such a connection shows.
+const wallets = (mode: string): Plugin => ({
+  name: 'paysession:wallets',
   enforce: 'pre',
   resolveId(source, importer) {
-    if (mode === 'single-file' && /[\\/]walletconnect[\\/]pairing\.js$/.test(source))
+    if (mode === 'single-file' && /[\\/]steps[\\/]pairing\.js$/.test(source))
       return '\0paysession:pairing-left-out'
-    if (mode !== 'production' || importer?.endsWith('loader.cdn.ts')) return
-    if (/[\\/]walletconnect[\\/]loader\.js$/.test(source))
-      return fileURLToPath(new URL('./src/walletconnect/loader.cdn.ts', import.meta.url))
+    if (mode !== 'production' || importer?.endsWith('kinds.cdn.ts')) return
+    if (/[\\/]wallets[\\/]kinds\.js$/.test(source))
+      return fileURLToPath(new URL('./src/wallets/kinds.cdn.ts', import.meta.url))
   },
   load(id) {
     if (id === '\0paysession:pairing-left-out') return 'export function pairing() {}'
@@ -60,7 +60,7 @@ const singleFileLanguageList: Plugin = {
 export default defineConfig(({ mode }) => ({
   plugins: [
     minifyTemplates,
-    walletConnect(mode),
+    wallets(mode),
     ...(mode === 'single-file' ? [singleFileLanguageList] : []),
   ],
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.

@@ -2,7 +2,8 @@
 // - paysession-checkout.js: the first file (paints the button) plus lazy chunks beside it;
 // - paysession-checkout.full.js: the same element with every chunk inlined, so one `integrity`
 //   attribute pins every byte that runs (without WalletConnect);
-// - walletconnect.js: WalletConnect's connector, fetched only when a checkout has a project id;
+// - <kind>.js: each bundled wallet kind's connector (src/wallets/<kind>/connector.ts), fetched only
+//   when a checkout turns the kind on (walletconnect.js: with a project id);
 // - sri.json: the SHA-384 Subresource Integrity hash of every .js file in the folder;
 // - dist/cdn.modules.json (not shipped): the dependency modules each build bundles, which
 //   test/modules.test.ts compares with what an app's bundler takes from the npm build.
@@ -89,27 +90,34 @@ const single = outputOf(
   }),
 )
 
-// WalletConnect's connector, fetched by the chunked build only for a checkout with
-// `wallet-connect-project-id`: one file built apart, so that it shares (and moves) no code of the
-// dialog's; it repeats the few viem and wagmi helpers it needs.
-const walletConnect = outputOf(
-  await build({
-    configFile,
-    logLevel: 'warn',
-    mode: 'walletconnect',
-    build: {
-      lib: { entry: 'src/walletconnect/connector.ts', fileName: () => 'walletconnect.js' },
-      rolldownOptions: { output: { codeSplitting: false } },
-    },
-  }),
-)
+// Each wallet kind's connector, fetched by the chunked build only for a checkout that turns the
+// kind on: one file built apart, so that it shares (and moves) no code of the dialog's; it
+// repeats the few viem and wagmi helpers it needs.
+const kinds = readdirSync(new URL('src/wallets/', root), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+const walletModules = {}
+for (const kind of kinds) {
+  const built = outputOf(
+    await build({
+      configFile,
+      logLevel: 'warn',
+      mode: 'wallet',
+      build: {
+        lib: { entry: `src/wallets/${kind}/connector.ts`, fileName: () => `${kind}.js` },
+        rolldownOptions: { output: { codeSplitting: false } },
+      },
+    }),
+  )
+  walletModules[kind] = dependencyModules(built)
+}
 writeFileSync(
   new URL('dist/cdn.modules.json', root),
   `${JSON.stringify(
     {
       chunked: dependencyModules(output),
       singleFile: dependencyModules(single),
-      walletConnect: dependencyModules(walletConnect),
+      ...walletModules,
     },
     null,
     2,

@@ -12,8 +12,9 @@ import { dependencyModules } from '../scripts/dependencyModules.mjs'
 // dependencies (AppKit, which the connector never loads, stays out: vite.config.ts).
 
 const root = fileURLToPath(new URL('..', import.meta.url))
+// The builds by name: `chunked`, `singleFile`, and one per wallet kind (`walletconnect`).
 const cdn = JSON.parse(readFileSync(`${root}dist/cdn.modules.json`, 'utf8')) as Record<
-  'chunked' | 'singleFile' | 'walletConnect',
+  string,
   string[]
 >
 
@@ -55,8 +56,8 @@ test.each([
   ['the single file', 'singleFile', element, false, payment],
   [
     'walletconnect.js',
-    'walletConnect',
-    'dist/walletconnect/connector.js',
+    'walletconnect',
+    'dist/wallets/walletconnect/connector.js',
     false,
     ['@walletconnect/sign-client/', '@wagmi/connectors/'],
   ],

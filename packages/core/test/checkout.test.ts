@@ -9,6 +9,7 @@ import {
 } from '../src/exports/index.js'
 import {
   captureAll,
+  connectAndChoose,
   createSession,
   createTestWallet,
   mockWagmi,
@@ -126,10 +127,7 @@ describe('checkout controller against the sandbox', () => {
       sessionToken: session.paymentSessionToken,
     })
     try {
-      await waitForStep(checkout, 'chooseWallet')
-      await checkout.connect('mock')
-      await waitForStep(checkout, 'chooseToken')
-      checkout.selectToken('USDC')
+      await connectAndChoose(checkout)
       paying = true
       await checkout.pay()
       await waitForStep(checkout, 'paid')
@@ -149,10 +147,7 @@ describe('checkout controller against the sandbox', () => {
     const { wallet, provider } = createTestWallet(sb.rpcUrl, customer.address)
     const config = paySessionConfig(sb, testWalletWagmi(sb, provider))
     await withCheckout(config, session, async (checkout) => {
-      await waitForStep(checkout, 'chooseWallet')
-      await checkout.connect('testWallet')
-      await waitForStep(checkout, 'chooseToken')
-      checkout.selectToken('USDC')
+      await connectAndChoose(checkout, 'testWallet')
       wallet.rejectNext = true
       await checkout.pay()
       const declined = checkout.getState()
@@ -200,10 +195,7 @@ describe('checkout controller against the sandbox', () => {
     const wagmi = mockWagmi(sb, customer.address, { startOn: 'other' })
     const config = paySessionConfig(sb, wagmi)
     await withCheckout(config, session, async (checkout) => {
-      await waitForStep(checkout, 'chooseWallet')
-      await checkout.connect('mock')
-      await waitForStep(checkout, 'chooseToken')
-      checkout.selectToken('USDC')
+      await connectAndChoose(checkout)
       await checkout.pay()
       await waitForStep(checkout, 'paid')
       expect(wagmi.state.connections.get(wagmi.state.current!)?.chainId).toBe(31337)
@@ -219,10 +211,7 @@ describe('checkout controller against the sandbox', () => {
     })
     const config = paySessionConfig(sb, wagmi)
     await withCheckout(config, session, async (checkout) => {
-      await waitForStep(checkout, 'chooseWallet')
-      await checkout.connect('mock')
-      await waitForStep(checkout, 'chooseToken')
-      checkout.selectToken('USDC')
+      await connectAndChoose(checkout)
       await checkout.pay()
       expect(checkout.getState()).toMatchObject({
         step: 'review',
@@ -241,10 +230,7 @@ describe('checkout controller against the sandbox', () => {
     const { wallet, provider } = createTestWallet(sb.rpcUrl, customer.address, [1337])
     const config = paySessionConfig(sb, testWalletWagmi(sb, provider))
     await withCheckout(config, session, async (checkout) => {
-      await waitForStep(checkout, 'chooseWallet')
-      await checkout.connect('testWallet')
-      await waitForStep(checkout, 'chooseToken')
-      checkout.selectToken('USDC')
+      await connectAndChoose(checkout, 'testWallet')
       await checkout.pay()
       await waitForStep(checkout, 'paid')
       const add = wallet.requests.find((r) => r.method === 'wallet_addEthereumChain')
@@ -346,10 +332,7 @@ describe('never twice', () => {
     const session = await createSession(sb, '4.00')
     const config = paySessionConfig(sb, mockWagmi(sb, customer.address))
     await withCheckout(config, session, async (checkout) => {
-      await waitForStep(checkout, 'chooseWallet')
-      await checkout.connect('mock')
-      await waitForStep(checkout, 'chooseToken')
-      checkout.selectToken('USDC')
+      await connectAndChoose(checkout)
       await Promise.all([checkout.pay(), checkout.pay(), checkout.pay()])
       await waitForStep(checkout, 'paid')
       expect(
@@ -370,10 +353,7 @@ describe('never twice', () => {
     )
     try {
       for (const tab of tabs) {
-        await waitForStep(tab, 'chooseWallet')
-        await tab.connect('mock')
-        await waitForStep(tab, 'chooseToken')
-        tab.selectToken('USDC')
+        await connectAndChoose(tab)
       }
       await Promise.all(tabs.map((tab) => tab.pay()))
       await Promise.all(tabs.map((tab) => waitForStep(tab, 'paid')))
@@ -394,10 +374,7 @@ describe('never twice', () => {
       sessionId: session.paymentSessionId,
       sessionToken: session.paymentSessionToken,
     })
-    await waitForStep(first, 'chooseWallet')
-    await first.connect('testWallet')
-    await waitForStep(first, 'chooseToken')
-    first.selectToken('USDC')
+    await connectAndChoose(first, 'testWallet')
     wallet.holdNext()
     void first.pay()
     await waitForStep(first, 'confirmInWallet')
@@ -443,10 +420,7 @@ describe('never twice', () => {
       sessionId: session.paymentSessionId,
       sessionToken: session.paymentSessionToken,
     })
-    await waitForStep(first, 'chooseWallet')
-    await first.connect('testWallet')
-    await waitForStep(first, 'chooseToken')
-    first.selectToken('USDC')
+    await connectAndChoose(first, 'testWallet')
     wallet.holdNext() // the prompt stays open, and is never answered
     void first.pay()
     await expect.poll(() => wallet.pendingPrompts).toBe(1)
@@ -486,10 +460,7 @@ describe('never twice', () => {
         sessionToken: session.paymentSessionToken,
       },
     )
-    await waitForStep(first, 'chooseWallet')
-    await first.connect('mock')
-    await waitForStep(first, 'chooseToken')
-    first.selectToken('USDC')
+    await connectAndChoose(first)
     void first.pay()
     const submitted = await waitForStep(first, 'submitted')
     first.destroy()
@@ -542,10 +513,7 @@ describe('the rarer paths, from the one module that holds them all', () => {
     )
     try {
       // A wallet payment, start to end, takes none of them.
-      await waitForStep(checkout, 'chooseWallet')
-      await checkout.connect('mock')
-      await waitForStep(checkout, 'chooseToken')
-      checkout.selectToken('USDC')
+      await connectAndChoose(checkout)
       await checkout.pay()
       await waitForStep(checkout, 'paid')
       expect(loads).toBe(0)

@@ -9,6 +9,7 @@ import {
   waitForSession,
 } from '../src/exports/index.js'
 import {
+  connectAndChoose,
   createSession,
   mockWagmi,
   paySessionConfig,
@@ -176,10 +177,7 @@ describe('expected amount and currency', () => {
       config,
       session,
       async (checkout) => {
-        await waitForStep(checkout, 'chooseWallet')
-        await checkout.connect('mock')
-        await waitForStep(checkout, 'chooseToken')
-        checkout.selectToken('USDC')
+        await connectAndChoose(checkout)
         await checkout.pay()
         await waitForStep(checkout, 'paid')
       },

@@ -9,6 +9,7 @@ import {
 } from '../src/exports/index.js'
 import {
   anvilRpc,
+  connectAndChoose,
   createSession,
   mockWagmi,
   paySessionConfig,
@@ -117,10 +118,7 @@ describe('replaced transactions', () => {
       mockWagmi(sb, customer.address, { pollingInterval: 100, onRpc: (body) => rpc.push(body) }),
     )
     await withCheckout(config, created, async (checkout) => {
-      await waitForStep(checkout, 'chooseWallet')
-      await checkout.connect('mock')
-      await waitForStep(checkout, 'chooseToken')
-      checkout.selectToken('USDC')
+      await connectAndChoose(checkout)
 
       await anvilRpc(sb, 'evm_setAutomine', [false])
       void checkout.pay()
@@ -160,10 +158,7 @@ describe('replaced transactions', () => {
       paySessionConfig(sb, mockWagmi(sb, customer.address, { pollingInterval: 100 }), { storage }),
       ids,
     )
-    await waitForStep(first, 'chooseWallet')
-    await first.connect('mock')
-    await waitForStep(first, 'chooseToken')
-    first.selectToken('USDC')
+    await connectAndChoose(first)
     await anvilRpc(sb, 'evm_setAutomine', [false])
     void first.pay()
     const { hash: original } = await waitForStep(first, ['submitted', 'confirming'])

@@ -375,6 +375,18 @@ export function waitForStep(
   })
 }
 
+/**
+ * The usual way to a payment: the wallet list, `wallet` connected, the token list, `token`
+ * chosen. Resolves with the token list's state; `pay()` is the test's to call.
+ */
+export async function connectAndChoose(checkout: Checkout, wallet = 'mock', token = 'USDC') {
+  await waitForStep(checkout, 'chooseWallet')
+  await checkout.connect(wallet)
+  const choose = await waitForStep(checkout, 'chooseToken')
+  checkout.selectToken(token)
+  return choose
+}
+
 export function recordSteps(checkout: Checkout) {
   const steps: CheckoutStep[] = [checkout.getState().step]
   checkout.subscribe((state) => {

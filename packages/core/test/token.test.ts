@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createCheckout, createMemoryStorage } from '../src/exports/index.js'
 import {
+  connectAndChoose,
   createSession,
   mockWagmi,
   paySessionConfig,
@@ -128,10 +129,7 @@ describe('token expired', () => {
       config,
       session,
       async (checkout, steps) => {
-        await waitForStep(checkout, 'chooseWallet')
-        await checkout.connect('mock')
-        await waitForStep(checkout, 'chooseToken')
-        checkout.selectToken('USDC')
+        await connectAndChoose(checkout)
         sb.clock.advance(tokenLifetime + 60)
         await checkout.pay()
         const paid = await waitForStep(checkout, 'paid')

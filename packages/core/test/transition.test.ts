@@ -1,18 +1,20 @@
 import { type PaySessionErrorCode, sessionStatuses } from '@paysession/protocol'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import { buttonStatus } from '../src/checkout/buttonStatus.js'
 import {
-  buttonStatus,
-  type CheckoutEvent,
-  type CheckoutMachine,
-  canPay,
   inFlightSteps,
-  initialMachine,
   isInFlight,
   isStepIn,
   lockedSteps,
   offerSteps,
   paidSteps,
+} from '../src/checkout/steps.js'
+import {
+  type CheckoutEvent,
+  type CheckoutMachine,
+  canPay,
+  initialMachine,
   retryAction,
   transition,
 } from '../src/checkout/transition.js'

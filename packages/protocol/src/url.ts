@@ -1,9 +1,8 @@
 import { PaySessionError } from './errors.js'
 
 // The one rule for every URL a checkout takes or passes on (the service, the relay, the
-// paymaster, a network's RPCs, which a wallet keeps after the page is gone, explorer links,
-// rendered as links, the x402 URL a customer copies, and WalletConnect's relay, a WebSocket):
-// https (wss), or plain http (ws) to this machine only, for the sandbox. Judged on the
+// paymaster, a network's RPCs, which a wallet keeps after the page is gone, and explorer links,
+// rendered as links): https, or plain http to this machine only, for the sandbox. Judged on the
 // parsed URL, never on the text: in `http://localhost:x@evil.example/` the host is evil.example,
 // so a URL with user info is refused outright (it would also put a secret in every log line).
 
@@ -41,20 +40,4 @@ export function checkUrl(value: unknown, setting: string, relative?: boolean): s
       details: `${setting} ${JSON.stringify(value)}: not https (http on localhost), or has user:password`,
     })
   return value
-}
-
-/**
- * A WebSocket URL (WalletConnect's relay) by the same rule: `wss:`, or `ws:` to this machine;
- * else `INVALID_CONFIG` naming the setting.
- * @example checkSocketUrl(relayUrl, 'walletConnectRelayUrl')
- */
-export function checkSocketUrl(value: unknown, setting: string): string {
-  // A WebSocket is an upgraded HTTP request: wss is judged as https, ws as http.
-  if (/^wss?:/i.test(value as string))
-    try {
-      return checkUrl((value as string).replace(/^ws/i, 'http'), setting) && (value as string)
-    } catch {}
-  throw new PaySessionError('INVALID_CONFIG', {
-    details: `${setting} ${JSON.stringify(value)}: not wss (ws on localhost), or has user:password`,
-  })
 }

@@ -3,7 +3,6 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import {
   absoluteApiBase,
-  checkSocketUrl,
   checkUrl,
   decimalToUnits,
   isPaySessionError,
@@ -213,34 +212,6 @@ describe('the one URL rule (api-base, relay, paymaster, RPCs, explorer links)', 
     })()
     expect(isPaySessionError(error, 'INVALID_CONFIG')).toBe(true)
     expect((error as PaySessionError).details).toContain('BASE explorerUrl')
-  })
-
-  test('a WebSocket (the WalletConnect relay): wss, or ws to this machine', () => {
-    for (const url of ['wss://relay.walletconnect.org', 'ws://127.0.0.1:4444', 'WSS://[::1]/'])
-      expect(checkSocketUrl(url, 'walletConnectRelayUrl')).toBe(url)
-    for (const url of [
-      'ws://relay.example.com',
-      'wss://user:secret@relay.example.com',
-      'ws://localhost:x@evil.example/',
-      'https://relay.example.com',
-      'http://127.0.0.1:4444',
-      'javascript:alert(1)',
-      'wss:',
-      42,
-      '/relay',
-    ]) {
-      const error = (() => {
-        try {
-          checkSocketUrl(url, 'walletConnectRelayUrl')
-        } catch (error) {
-          return error
-        }
-      })()
-      expect(isPaySessionError(error, 'INVALID_CONFIG')).toBe(true)
-      expect((error as PaySessionError).details).toBe(
-        `walletConnectRelayUrl ${JSON.stringify(url)}: not wss (ws on localhost), or has user:password`,
-      )
-    }
   })
 
   test('a relative URL resolves against the page when allowed', () => {

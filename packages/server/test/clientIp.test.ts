@@ -1,4 +1,4 @@
-import { type Sandbox, startSandbox } from '@paysession/sandbox'
+import type { Sandbox } from '@paysession/sandbox'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
@@ -11,7 +11,7 @@ import {
 import { toNodeListener } from '../src/node.js'
 import { createTokenBucketRateLimit, type RelayHandlerOptions } from '../src/relay.js'
 import { close, listen } from './helpers.js'
-import { countingProxy, type RelayKit, relayKit } from './relayHelpers.js'
+import { countingProxy, type RelayKit, startRelayKit } from './relayHelpers.js'
 
 // The per-IP limit of the relay, in a fetch-style handler (`(Request) => Promise<Response>`, no
 // toNodeListener), behind the proxies merchants deploy behind. The attack it stops: anyone
@@ -20,8 +20,7 @@ import { countingProxy, type RelayKit, relayKit } from './relayHelpers.js'
 let sb: Sandbox
 let kit: RelayKit
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true })
-  kit = relayKit(sb)
+  ;({ sb, kit } = await startRelayKit())
 }, 60_000)
 afterAll(() => sb?.stop())
 

@@ -1,6 +1,6 @@
 import { request as httpRequest, type Server } from 'node:http'
 import { createRequire } from 'node:module'
-import { type Sandbox, startSandbox } from '@paysession/sandbox'
+import type { Sandbox } from '@paysession/sandbox'
 import { createTestClient, createWalletClient, getAddress, http, parseGwei, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -14,7 +14,7 @@ import {
   type RelayRecord,
 } from '../src/relay.js'
 import { close, listen, secret } from './helpers.js'
-import { codeOf, countingProxy, hashOf, type RelayKit, relayKit } from './relayHelpers.js'
+import { codeOf, countingProxy, hashOf, type RelayKit, startRelayKit } from './relayHelpers.js'
 
 // The relay tried as an attacker would, against the real sandbox (anvil, the EIP-3009 tokens).
 let sb: Sandbox
@@ -22,8 +22,7 @@ let kit: RelayKit
 const testClient = () => createTestClient({ mode: 'anvil', transport: http(sb.rpcUrl) })
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, interval: 50 })
-  kit = relayKit(sb)
+  ;({ sb, kit } = await startRelayKit({ interval: 50 }))
 }, 60_000)
 afterAll(() => sb?.stop())
 
@@ -143,26 +142,6 @@ test('eight sessions paid at the same moment are all relayed, each by one transf
   for (const { s } of payments) expect(await kit.transfersTo(s.otw)).toHaveLength(1)
 })
 
-const cancelTypes = {
-  CancelAuthorization: [
-    { name: 'authorizer', type: 'address' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
-const cancelAbi = [
-  {
-    type: 'function',
-    name: 'cancelAuthorization',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'authorizer', type: 'address' },
-      { name: 'nonce', type: 'bytes32' },
-      { name: 'signature', type: 'bytes' },
-    ],
-    outputs: [],
-  },
-] as const
-
 describe('once per session, as the chain judges it', () => {
   test('an authorization canceled after the relay sent it frees the session', async () => {
     const customer = await kit.customerWithoutGas()
@@ -172,26 +151,7 @@ describe('once per session, as the chain judges it', () => {
     const sent = await withoutAutomine(async () => {
       const hash = await hashOf(await relay(kit.relayRequest(s.id, first)))
       // The payer cancels it; someone with gas submits the cancellation, mined first.
-      const signature = await privateKeyToAccount(customer.key).signTypedData({
-        domain: {
-          name: 'USD Coin (test)',
-          version: '2',
-          chainId: sb.chainId,
-          verifyingContract: sb.tokens.USDC.address,
-        },
-        types: cancelTypes,
-        primaryType: 'CancelAuthorization',
-        message: { authorizer: customer.address, nonce: first.message.nonce },
-      })
-      await createWalletClient({
-        account: privateKeyToAccount(sb.customers[3]!.privateKey),
-        transport: http(sb.rpcUrl),
-      }).writeContract({
-        chain: null,
-        address: sb.tokens.USDC.address,
-        abi: cancelAbi,
-        functionName: 'cancelAuthorization',
-        args: [customer.address, first.message.nonce, signature],
+      await kit.cancelAuthorization(customer.key, first.message.nonce, {
         maxPriorityFeePerGas: parseGwei('50'),
         maxFeePerGas: parseGwei('60'),
         gas: 100_000n, // not estimated against the pending transfer it cancels

@@ -4,8 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { type Sandbox, startSandbox } from '@paysession/sandbox'
 import { Redis } from 'ioredis'
 import postgres from 'postgres'
-import { createWalletClient, getAddress, type Hex, http, parseEventLogs } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { getAddress, type Hex, parseEventLogs } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startPostgres, startRedis } from '../../../scripts/services.mjs'
 import {
@@ -238,35 +237,9 @@ describe.each([
 test('an EIP-7702-delegated payer not on the list is refused before any gas is spent', async () => {
   const artifacts = createRequire(import.meta.url)('@paysession/sandbox/artifacts/contracts.json')
   const customer = await kit.customerWithoutGas()
-  const sponsor = createWalletClient({
-    account: privateKeyToAccount(sb.customers[2]!.privateKey),
-    transport: http(sb.rpcUrl),
-  })
   // A delegate that answers ERC-1271 for the customer's own key: the token asks it, as the
   // payer now has code.
-  const deployed = await kit.publicClient.waitForTransactionReceipt({
-    hash: await sponsor.deployContract({
-      chain: null,
-      abi: artifacts.TestGasBurningPayer.abi,
-      bytecode: artifacts.TestGasBurningPayer.bytecode,
-      args: [customer.address],
-    }),
-  })
-  const authorization = await privateKeyToAccount(customer.key).signAuthorization({
-    contractAddress: deployed.contractAddress!,
-    chainId: sb.chainId,
-    nonce: 0,
-  })
-  await kit.publicClient.waitForTransactionReceipt({
-    hash: await sponsor.sendTransaction({
-      chain: null,
-      authorizationList: [authorization],
-      // Any call carries the delegation; the delegate has no fallback to call.
-      to: sponsor.account.address,
-    }),
-  })
-  const code = await kit.publicClient.getCode({ address: customer.address })
-  expect(code?.startsWith('0xef0100')).toBe(true)
+  await kit.delegate(customer.key)
 
   const s = await kit.session()
   const signed = await kit.authorize(customer.key, s.otw)

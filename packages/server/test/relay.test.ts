@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPaySessionClient, isPaySessionError, type PaySessionClient } from '../src/index.js'
 import { createFileRelayStore } from '../src/node.js'
 import { createRelayHandler, type RelayHandler, type RelayHandlerOptions } from '../src/relay.js'
-import { codeOf, hashOf, mintAbi, relayKit, type Signed } from './relayHelpers.js'
+import { codeOf, hashOf, mintAbi, relayKit, type Signed, startRelayKit } from './relayHelpers.js'
 
 // The relay against the real sandbox: anvil, the EIP-3009 test tokens, sessions over HTTP.
 let sb: Sandbox
@@ -33,8 +33,7 @@ let relay: RelayHandler
 let publicClient: ReturnType<typeof createPublicClient>
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, interval: 50 })
-  kit = relayKit(sb)
+  ;({ sb, kit } = await startRelayKit({ interval: 50 }))
   ;({ client, publicClient } = kit)
   // These tests post many refusals for one session: the rate limit has its own test.
   relay = kit.relayWith({ rateLimit: false })

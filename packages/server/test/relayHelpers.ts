@@ -1,6 +1,12 @@
 import { createServer, request as httpRequest } from 'node:http'
+import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
-import { type Sandbox, transferWithAuthorizationTypes as types } from '@paysession/sandbox'
+import {
+  type Sandbox,
+  type SandboxOptions,
+  startSandbox,
+  transferWithAuthorizationTypes as types,
+} from '@paysession/sandbox'
 import {
   type Address,
   createPublicClient,
@@ -10,6 +16,7 @@ import {
   type Hex,
   http,
   type PublicClient,
+  parseAbi,
   parseUnits,
   toHex,
 } from 'viem'
@@ -54,6 +61,28 @@ export type RelayKit = {
   session(amount?: string): Promise<{ id: string; otw: Address }>
   transfersTo(otw: Address): Promise<unknown[]>
   relayerNonce(): Promise<number>
+  cancelAuthorization(key: Hex, nonce: Hex, fees?: CancelFees): Promise<Hex>
+  delegate(key: Hex): Promise<void>
+}
+
+/** Fees for a cancellation sent while a transfer it cancels is pending (not estimated then). */
+type CancelFees = { maxPriorityFeePerGas: bigint; maxFeePerGas: bigint; gas: bigint }
+
+const cancelTypes = {
+  CancelAuthorization: [
+    { name: 'authorizer', type: 'address' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const
+// Not in protocol's ABI: only tests cancel an authorization.
+const cancelAbi = parseAbi([
+  'function cancelAuthorization(address authorizer, bytes32 nonce, bytes signature)',
+])
+
+/** A sandbox on free ports for a test file, and its relay kit. */
+export async function startRelayKit(options: Partial<SandboxOptions> = {}) {
+  const sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, ...options })
+  return { sb, kit: relayKit(sb) }
 }
 
 /** The relay's test kit for one sandbox: customers, authorizations, sessions, posts. */
@@ -161,9 +190,78 @@ export function relayKit(sb: Sandbox): RelayKit {
   const relayerNonce = () =>
     publicClient.getTransactionCount({ address: sb.relayer.address, blockTag: 'pending' })
 
+  /**
+   * The payer cancels an authorization's nonce on chain (EIP-3009 `cancelAuthorization`), sent by
+   * someone with gas; the hash, not waited for (a test may hold the block).
+   */
+  async function cancelAuthorization(key: Hex, nonce: Hex, fees?: CancelFees) {
+    const payer = privateKeyToAccount(key)
+    const signature = await payer.signTypedData({
+      domain: {
+        name: 'USD Coin (test)',
+        version: '2',
+        chainId: sb.chainId,
+        verifyingContract: sb.tokens.USDC.address,
+      },
+      types: cancelTypes,
+      primaryType: 'CancelAuthorization',
+      message: { authorizer: payer.address, nonce },
+    })
+    return createWalletClient({
+      account: privateKeyToAccount(sb.customers[3]!.privateKey),
+      transport: http(sb.rpcUrl),
+    }).writeContract({
+      chain: null,
+      address: sb.tokens.USDC.address,
+      abi: cancelAbi,
+      functionName: 'cancelAuthorization',
+      args: [payer.address, nonce, signature],
+      ...fees,
+    })
+  }
+
+  /**
+   * Delegates the customer's own account by EIP-7702 (a sponsor sends the delegation) to a
+   * contract that answers ERC-1271 for the customer's key: it keeps its key, and now has code
+   * the token would run.
+   */
+  async function delegate(key: Hex) {
+    const artifacts = createRequire(import.meta.url)('@paysession/sandbox/artifacts/contracts.json')
+    const customer = privateKeyToAccount(key)
+    const sponsor = createWalletClient({
+      account: privateKeyToAccount(sb.customers[2]!.privateKey),
+      transport: http(sb.rpcUrl),
+    })
+    const deployed = await publicClient.waitForTransactionReceipt({
+      hash: await sponsor.deployContract({
+        chain: null,
+        abi: artifacts.TestGasBurningPayer.abi,
+        bytecode: artifacts.TestGasBurningPayer.bytecode,
+        args: [customer.address],
+      }),
+    })
+    const authorization = await customer.signAuthorization({
+      contractAddress: deployed.contractAddress!,
+      chainId: sb.chainId,
+      nonce: 0,
+    })
+    await publicClient.waitForTransactionReceipt({
+      hash: await sponsor.sendTransaction({
+        chain: null,
+        authorizationList: [authorization],
+        // Any call carries the delegation; the delegate has no fallback to call.
+        to: sponsor.account.address,
+      }),
+    })
+    const code = await publicClient.getCode({ address: customer.address })
+    if (!code?.startsWith('0xef0100')) throw new Error(`${customer.address} is not delegated`)
+  }
+
   return {
     publicClient,
     client,
+    cancelAuthorization,
+    delegate,
     relayWith,
     mint,
     customerWithoutGas,

@@ -1,7 +1,7 @@
-import { type Sandbox, startSandbox } from '@paysession/sandbox'
+import type { Sandbox } from '@paysession/sandbox'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createPaySessionClient, isPaySessionError } from '../src/index.js'
-import { codeOf, countingProxy, type RelayKit, relayKit } from './relayHelpers.js'
+import { codeOf, countingProxy, type RelayKit, startRelayKit } from './relayHelpers.js'
 
 // `encodeURIComponent` leaves `.` and `..` as they are, and a URL resolves them as steps up the
 // path: `GET /payment-sessions/..` is a request for another resource with the API key. Such an
@@ -10,8 +10,7 @@ import { codeOf, countingProxy, type RelayKit, relayKit } from './relayHelpers.j
 let sb: Sandbox
 let kit: RelayKit
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true })
-  kit = relayKit(sb)
+  ;({ sb, kit } = await startRelayKit())
 }, 60_000)
 afterAll(() => sb?.stop())
 

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module'
-import { type Sandbox, startSandbox } from '@paysession/sandbox'
+import type { Sandbox } from '@paysession/sandbox'
 import { decodePaymentSignatureHeader } from '@x402/core/http'
 import type { ClientEvmSigner } from '@x402/evm'
 import { createWalletClient, getAddress, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { codeOf, type RelayKit, relayKit } from './relayHelpers.js'
+import { codeOf, type RelayKit, startRelayKit } from './relayHelpers.js'
 import { accountOf, settlementOf, x402Kit } from './x402Helpers.js'
 
 // Every refusal the relay makes is made for an x402 payment too, whichever route settles it.
@@ -15,8 +15,7 @@ let x: ReturnType<typeof x402Kit>
 let routes: Record<'relay' | 'facilitator', (id: string) => string>
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, interval: 50 })
-  kit = relayKit(sb)
+  ;({ sb, kit } = await startRelayKit({ interval: 50 }))
   x = x402Kit(sb, kit)
   const facilitator = await x.facilitator()
   routes = {
@@ -45,90 +44,6 @@ async function contractPayer(): Promise<ClientEvmSigner> {
   const address = getAddress(receipt.contractAddress!)
   await kit.mint(address)
   return { address, signTypedData: (data) => owner.signTypedData(data as never) }
-}
-
-/**
- * Delegates the customer's own account by EIP-7702 (a sponsor sends the delegation): it keeps
- * its key, and now has code the token would run.
- */
-async function delegate(key: Hex) {
-  const customer = privateKeyToAccount(key)
-  const sponsor = createWalletClient({
-    account: privateKeyToAccount(sb.customers[2]!.privateKey),
-    transport: http(sb.rpcUrl),
-  })
-  const deployed = await kit.publicClient.waitForTransactionReceipt({
-    hash: await sponsor.deployContract({
-      chain: null,
-      abi: artifacts.TestGasBurningPayer.abi,
-      bytecode: artifacts.TestGasBurningPayer.bytecode,
-      args: [customer.address],
-    }),
-  })
-  const authorization = await customer.signAuthorization({
-    contractAddress: deployed.contractAddress!,
-    chainId: sb.chainId,
-    nonce: 0,
-  })
-  await kit.publicClient.waitForTransactionReceipt({
-    hash: await sponsor.sendTransaction({
-      chain: null,
-      authorizationList: [authorization],
-      to: sponsor.account.address,
-    }),
-  })
-  const code = await kit.publicClient.getCode({ address: customer.address })
-  expect(code?.startsWith('0xef0100')).toBe(true)
-}
-
-const cancelTypes = {
-  CancelAuthorization: [
-    { name: 'authorizer', type: 'address' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
-const cancelAbi = [
-  {
-    type: 'function',
-    name: 'cancelAuthorization',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'authorizer', type: 'address' },
-      { name: 'nonce', type: 'bytes32' },
-      { name: 'signature', type: 'bytes' },
-    ],
-    outputs: [],
-  },
-] as const
-
-/** The payer cancels the payment's nonce on chain (someone with gas submits it): it is used. */
-async function cancel(key: Hex, header: string) {
-  const payer = privateKeyToAccount(key)
-  const { nonce } = (
-    decodePaymentSignatureHeader(header).payload as { authorization: { nonce: Hex } }
-  ).authorization
-  const signature = await payer.signTypedData({
-    domain: {
-      name: 'USD Coin (test)',
-      version: '2',
-      chainId: sb.chainId,
-      verifyingContract: sb.tokens.USDC.address,
-    },
-    types: cancelTypes,
-    primaryType: 'CancelAuthorization',
-    message: { authorizer: payer.address, nonce },
-  })
-  const hash = await createWalletClient({
-    account: privateKeyToAccount(sb.customers[3]!.privateKey),
-    transport: http(sb.rpcUrl),
-  }).writeContract({
-    chain: null,
-    address: sb.tokens.USDC.address,
-    abi: cancelAbi,
-    functionName: 'cancelAuthorization',
-    args: [payer.address, nonce, signature],
-  })
-  await kit.publicClient.waitForTransactionReceipt({ hash })
 }
 
 describe.each(['relay', 'facilitator'] as const)('refused through the %s', (route) => {
@@ -181,7 +96,12 @@ describe.each(['relay', 'facilitator'] as const)('refused through the %s', (rout
     expect(
       await refusal(async (_, url) => {
         const header = await x.signedPayment(accountOf(customer.key), url)
-        await cancel(customer.key, header)
+        const { nonce } = (
+          decodePaymentSignatureHeader(header).payload as { authorization: { nonce: Hex } }
+        ).authorization
+        await kit.publicClient.waitForTransactionReceipt({
+          hash: await kit.cancelAuthorization(customer.key, nonce),
+        })
         return header
       }),
     ).toEqual([409, 'AUTHORIZATION_USED'])
@@ -189,7 +109,7 @@ describe.each(['relay', 'facilitator'] as const)('refused through the %s', (rout
 
   test('an EIP-7702-delegated payer not on the list', async () => {
     const customer = await kit.customerWithoutGas()
-    await delegate(customer.key)
+    await kit.delegate(customer.key)
     expect(await refusal((_, url) => x.signedPayment(accountOf(customer.key), url))).toEqual([
       400,
       'RELAY_REFUSED',

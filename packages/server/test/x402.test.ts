@@ -1,8 +1,8 @@
-import { type Sandbox, startSandbox } from '@paysession/sandbox'
+import type { Sandbox } from '@paysession/sandbox'
 import { erc20Abi, getAddress, type Hex, parseEventLogs } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { until } from './helpers.js'
-import { codeOf, type RelayKit, relayKit } from './relayHelpers.js'
+import { codeOf, type RelayKit, startRelayKit } from './relayHelpers.js'
 import { accountOf, requiredOf, settlementOf, x402Kit } from './x402Helpers.js'
 
 // An agent pays a sandbox session with the real x402 client (`@x402/fetch`), through the
@@ -12,8 +12,7 @@ let kit: RelayKit
 let x: ReturnType<typeof x402Kit>
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, chainPort: 0, quiet: true, interval: 50 })
-  kit = relayKit(sb)
+  ;({ sb, kit } = await startRelayKit({ interval: 50 }))
   x = x402Kit(sb, kit)
 }, 60_000)
 afterAll(async () => {

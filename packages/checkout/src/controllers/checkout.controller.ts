@@ -32,7 +32,7 @@ import { PaySessionStepChangeEvent } from '../events/step-change.js'
 import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
 import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
 import { numbers } from '../i18n/localize.js'
-import { walletConnectLoader } from '../walletconnect/loader.js'
+import { loadWallets, type WalletAttributes, walletKinds } from '../wallets/kinds.js'
 import type { PreviewController } from './preview.controller.js'
 
 // The checkout's rarer paths (recovery, gasless, call bundles) load when a customer first takes
@@ -48,16 +48,15 @@ const settings = (h: CheckoutHost) =>
     h.apiBase,
     h.expectedAmount,
     h.expectedCurrency,
-    h.walletConnectProjectId,
-    h.walletConnectRelayUrl,
     h.paymasterUrl,
+    ...Object.values(walletKinds).map((kind) => JSON.stringify(kind.options(h))),
   ].join('|')
 
 /**
  * What the controller reads of its element (`<paysession-checkout>` implements it). Declared
  * here so that the controller never imports the component: the component uses the controller.
  */
-export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
+export interface CheckoutHost extends ReactiveControllerHost, EventTarget, WalletAttributes {
   readonly isConnected: boolean
   readonly sessionId: string | undefined
   readonly sessionToken: string | undefined
@@ -68,8 +67,6 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget {
   readonly pollInterval: number | undefined
   readonly polling: Partial<PollingSettings> | undefined
   readonly paymasterUrl: string | undefined
-  readonly walletConnectProjectId: string | undefined
-  readonly walletConnectRelayUrl: string | undefined
   readonly expectedAmount: string | undefined
   readonly expectedCurrency: string | undefined
   readonly wagmiConfig: WagmiConfig | undefined
@@ -106,44 +103,47 @@ export class CheckoutController implements ReactiveController {
   pickingWallet = false
   /** UI-only: the stablecoin the manual step shows (the session's default until one is picked). */
   manualToken: string | undefined
-  /** The WalletConnect pairing URI while connecting, shown as a QR code for a phone to scan. */
+  /** The pairing URI while connecting (WalletConnect's `wc:`), shown as a QR code for a phone to scan. */
   pairingUri: string | undefined
   /** The error showing when the dialog closed, not shown again on reopening. */
-  private dismissed: PaySessionError | undefined
-  private config: PaySessionConfig | undefined
-  private checkout: Checkout | undefined
+  #dismissed: PaySessionError | undefined
+  #config: PaySessionConfig | undefined
+  #checkout: Checkout | undefined
   /** The settings the running checkout started with: another session, token or order restarts. */
-  private started = ''
-  private unsubscribe: (() => void) | undefined
-  private paidFired = false
+  #started = ''
+  #unsubscribe: (() => void) | undefined
+  #paidFired = false
   /** Re-renders every second while a countdown (`retryAt`) is shown. */
-  private ticking: ReturnType<typeof setInterval> | undefined
-  private sentHere = false
-  private sawUnpaid = false
-  private unwatchPairing: (() => void) | undefined
-  /** Bumped by every stop: a start still loading WalletConnect's code then gives up. */
-  private generation = 0
-  /** The generation whose start waits for WalletConnect's code. */
-  private loadingFor: number | undefined
+  #ticking: ReturnType<typeof setInterval> | undefined
+  #sentHere = false
+  #sawUnpaid = false
+  #unwatchPairing: (() => void) | undefined
+  /** Bumped by every stop: a start still loading a wallet kind's code then gives up. */
+  #generation = 0
+  /** The generation whose start waits for the wallet kinds' code. */
+  #loadingFor: number | undefined
 
-  constructor(private readonly host: CheckoutHost) {
+  readonly #host: CheckoutHost
+
+  constructor(host: CheckoutHost) {
+    this.#host = host
     host.addController(this)
-    if (host.isConnected) this.start()
+    if (host.isConnected) this.#start()
   }
 
   hostConnected() {
-    this.start()
+    this.#start()
   }
 
   hostDisconnected() {
-    this.stop()
+    this.#stop()
   }
 
   hostUpdated() {
-    const { sessionId, sessionToken, apiBase } = this.host
-    if (settings(this.host) !== this.started && sessionId && sessionToken && apiBase) {
-      this.stop()
-      this.start()
+    const { sessionId, sessionToken, apiBase } = this.#host
+    if (settings(this.#host) !== this.#started && sessionId && sessionToken && apiBase) {
+      this.#stop()
+      this.#start()
     }
   }
 
@@ -151,54 +151,54 @@ export class CheckoutController implements ReactiveController {
   // re-renders; none is a step of its own (core owns the steps).
 
   connect(walletId: string) {
-    this.checkout?.connect(walletId)
+    this.#checkout?.connect(walletId)
   }
 
   disconnect() {
-    this.checkout?.disconnect()
+    this.#checkout?.disconnect()
   }
 
   selectToken(symbol: string) {
     this.changingToken = false
-    this.checkout?.selectToken(symbol)
+    this.#checkout?.selectToken(symbol)
   }
 
   /** The review step's "change": the stablecoin list again, without leaving the step. */
   changeToken() {
     this.changingToken = true
-    this.host.requestUpdate()
+    this.#host.requestUpdate()
   }
 
   /** Pays by the path named (default the wallet; `gasless`: signing only, through the merchant's relay). */
   pay(options?: PayOptions) {
-    this.checkout?.pay(options)
+    this.#checkout?.pay(options)
   }
 
   retry() {
-    this.checkout?.retry()
+    this.#checkout?.retry()
   }
 
   payManually() {
     this.pickingWallet = false
-    this.checkout?.payManually()
-    this.host.requestUpdate()
+    this.#checkout?.payManually()
+    this.#host.requestUpdate()
   }
 
   /** From the manual payment: the wallet list again, to pay with a wallet after all. */
   pickWallet() {
     this.pickingWallet = true
-    this.host.requestUpdate()
+    this.#host.requestUpdate()
   }
 
   chooseManualToken(symbol: string) {
     this.manualToken = symbol
-    this.host.requestUpdate()
+    this.#host.requestUpdate()
   }
 
   async copy(text: string) {
     await navigator.clipboard?.writeText(text).catch(() => {})
     this.copied = text
-    this.host.requestUpdate()
+    this.#host.requestUpdate()
   }
 
   /**
@@ -207,13 +207,13 @@ export class CheckoutController implements ReactiveController {
    */
   get error(): PaySessionError | undefined {
     const state = this.state
-    const seen = state?.error === this.dismissed && isStepIn(offerSteps, state?.step)
+    const seen = state?.error === this.#dismissed && isStepIn(offerSteps, state?.step)
     return seen ? undefined : state?.error
   }
 
   /** The registry the checkout runs with: the manual view finds the session's tokens in it. */
   get registry(): Registry | undefined {
-    return this.config?.registry
+    return this.#config?.registry
   }
 
   /** Whether a payment may be on its way (the button says so, and does not offer to pay). */
@@ -224,57 +224,43 @@ export class CheckoutController implements ReactiveController {
   /** Whether the dialog may close now (Escape, the close button). */
   get closable(): boolean {
     // Closing while the wallet prompt is open or the hash is being reported would hide what is
-    // happening; WalletConnect's pairing waits for a phone that may never scan it: nothing is sent yet.
+    // happening; a pairing by URI waits for a phone that may never scan it: nothing is sent yet.
     return !isStepIn(lockedSteps, this.state?.step) || !!this.pairingUri
   }
 
   /** The dialog closed: the error showing now was seen, and is not shown again on reopening. */
   dismiss() {
-    this.dismissed = this.state?.error
+    this.#dismissed = this.state?.error
   }
 
-  private start() {
-    const { sessionId, sessionToken, apiBase } = this.host
-    if (this.checkout || this.loadingFor === this.generation) return
+  #start() {
+    const { sessionId, sessionToken, apiBase } = this.#host
+    if (this.#checkout || this.#loadingFor === this.#generation) return
     if (!sessionId || !sessionToken || !apiBase) return
-    const projectId = this.host.walletConnectProjectId
-    const load = projectId ? walletConnectLoader() : undefined
-    // The single-file build, or npm without `import '@paysession/checkout/walletconnect'`.
-    if (projectId && !load) console.warn('paysession-checkout: no WalletConnect in this build')
-    if (!projectId || !load) return this.begin([])
-    const generation = this.generation
-    this.loadingFor = generation
-    this.started = settings(this.host)
-    // A chunk that cannot load leaves the other wallets and the manual payment.
-    load()
-      .then(
-        (module) => [
-          module.walletConnectConnector({ projectId, relayUrl: this.host.walletConnectRelayUrl }),
-        ],
-        (error) => {
-          console.warn('paysession-checkout: WalletConnect did not load', error)
-          return []
-        },
-      )
-      .then((connectors) => {
-        if (this.loadingFor === generation) this.loadingFor = undefined
-        if (generation === this.generation) this.begin(connectors)
-      })
+    const loading = loadWallets(this.#host)
+    if (!loading) return this.#begin([])
+    const generation = this.#generation
+    this.#loadingFor = generation
+    this.#started = settings(this.#host)
+    loading.then((connectors) => {
+      if (this.#loadingFor === generation) this.#loadingFor = undefined
+      if (generation === this.#generation) this.#begin(connectors)
+    })
   }
 
-  private begin(connectors: CreateConnectorFn[]) {
-    const { sessionId, sessionToken, apiBase } = this.host
-    if (this.checkout || !sessionId || !sessionToken || !apiBase) return
-    const h = this.host
-    this.started = settings(h)
-    this.paidFired = false
-    this.sentHere = false
-    this.sawUnpaid = false
+  #begin(connectors: CreateConnectorFn[]) {
+    const { sessionId, sessionToken, apiBase } = this.#host
+    if (this.#checkout || !sessionId || !sessionToken || !apiBase) return
+    const h = this.#host
+    this.#started = settings(h)
+    this.#paidFired = false
+    this.#sentHere = false
+    this.#sawUnpaid = false
     try {
-      // The x402 URL a customer copies, by core's URL rule (WalletConnect's relay: its connector).
+      // The x402 URL a customer copies, by core's URL rule.
       if (h.x402Url) checkUrl(h.x402Url, 'x402Url')
-      const registry = this.registryOf(h)
-      this.config = createPaySessionConfig({
+      const registry = this.#registryOf(h)
+      this.#config = createPaySessionConfig({
         apiBase,
         registry,
         ...(h.wagmiConfig ? { wagmiConfig: h.wagmiConfig } : {}),
@@ -284,7 +270,7 @@ export class CheckoutController implements ReactiveController {
         ...(h.paymasterUrl ? { paymasterUrl: h.paymasterUrl } : {}),
         connectors,
       })
-      this.checkout = new CheckoutSession(this.config, {
+      this.#checkout = new CheckoutSession(this.#config, {
         sessionId,
         sessionToken,
         // Read at each refusal: a page may set the provider after the element.
@@ -298,12 +284,8 @@ export class CheckoutController implements ReactiveController {
     } catch (error) {
       // The page's settings (an insecure api-base, a refused URL or token): show it as the
       // checkout's end, not a crash.
-      // By name: walletconnect.js, built apart for the script tag, throws its own copy's class.
-      const failed =
-        (error as Error)?.name === 'PaySessionError'
-          ? (error as PaySessionError)
-          : new PaySessionError('API_ERROR')
-      return this.onState({
+      const failed = error instanceof PaySessionError ? error : new PaySessionError('API_ERROR')
+      return this.#onState({
         step: 'failed',
         error: failed,
         canRetry: false,
@@ -313,9 +295,9 @@ export class CheckoutController implements ReactiveController {
         gasless: false,
       })
     }
-    this.unsubscribe = this.checkout.subscribe((state) => this.onState(state))
-    this.unwatchPairing = this.watchPairing()
-    this.onState(this.checkout.getState())
+    this.#unsubscribe = this.#checkout.subscribe((state) => this.#onState(state))
+    this.#unwatchPairing = this.#watchPairing()
+    this.#onState(this.#checkout.getState())
   }
 
   /**
@@ -323,7 +305,7 @@ export class CheckoutController implements ReactiveController {
    * page's typo or an injected script could make a customer pay 10^k times the amount, or plant
    * an RPC in the wallet) takes `allow-token-overrides`, and is said in the console.
    */
-  private registryOf(h: CheckoutHost): Registry {
+  #registryOf(h: CheckoutHost): Registry {
     const local = h.rpcUrls?.[31337]
     let registry = h.registry ?? createRegistry({ localRpcUrl: local })
     if (h.networks || h.tokens)
@@ -335,39 +317,40 @@ export class CheckoutController implements ReactiveController {
     return registry
   }
 
-  /** Keeps the pairing URI a WalletConnect connector (ours or the page's) announces. */
-  private watchPairing() {
-    const connector = this.config?.wagmiConfig.connectors.find((c) => c.type === 'walletConnect')
-    if (!connector) return undefined
+  /** Keeps the pairing URI a connector announces (`display_uri`: WalletConnect's, ours or the page's). */
+  #watchPairing() {
+    const connectors = this.#config?.wagmiConfig.connectors ?? []
     const onMessage = ({ type, data }: { type: string; data?: unknown }) => {
       if (type !== 'display_uri' || typeof data !== 'string') return
       this.pairingUri = data
-      this.host.requestUpdate()
+      this.#host.requestUpdate()
     }
-    connector.emitter.on('message', onMessage)
-    return () => connector.emitter.off('message', onMessage)
+    for (const connector of connectors) connector.emitter.on('message', onMessage)
+    return () => {
+      for (const connector of connectors) connector.emitter.off('message', onMessage)
+    }
   }
 
-  private stop() {
-    this.generation++
-    this.unwatchPairing?.()
-    this.unwatchPairing = undefined
+  #stop() {
+    this.#generation++
+    this.#unwatchPairing?.()
+    this.#unwatchPairing = undefined
     this.pairingUri = undefined
-    clearInterval(this.ticking)
-    this.ticking = undefined
-    this.unsubscribe?.()
-    this.checkout?.destroy()
-    this.checkout = undefined
+    clearInterval(this.#ticking)
+    this.#ticking = undefined
+    this.#unsubscribe?.()
+    this.#checkout?.destroy()
+    this.#checkout = undefined
     this.state = undefined
   }
 
-  private onState(next: CheckoutState) {
+  #onState(next: CheckoutState) {
     const previous = this.state
     this.state = next
 
-    const fire = (event: Event) => this.host.dispatchEvent(event)
+    const fire = (event: Event) => this.#host.dispatchEvent(event)
     // The button's first read failed (a refused token): the session core read with a fresh one.
-    if (next.session) this.host.preview.adopt(next.session)
+    if (next.session) this.#host.preview.adopt(next.session)
     if (next.step !== previous?.step) {
       this.pickingWallet = false
       if (next.step !== 'connecting') this.pairingUri = undefined
@@ -387,21 +370,21 @@ export class CheckoutController implements ReactiveController {
       fire(new PaySessionTokenSelectedEvent({ symbol: next.selectedToken }))
     // Events say what happened on this page: a transfer this page's wallet prompt sent, and the
     // session found paid at load (`replay`) apart from one paid while the page watched.
-    if (next.step === 'confirmInWallet') this.sentHere = true
+    if (next.step === 'confirmInWallet') this.#sentHere = true
     if (next.step !== 'loading' && next.step !== 'failed' && !isStepIn(paidSteps, next.step))
-      this.sawUnpaid = true
-    if (this.sentHere && next.hash && next.hash !== previous?.hash)
+      this.#sawUnpaid = true
+    if (this.#sentHere && next.hash && next.hash !== previous?.hash)
       fire(new PaySessionFundingSentEvent({ hash: next.hash, explorerTxUrl: next.explorerTxUrl }))
-    if (isStepIn(paidSteps, next.step) && !this.paidFired) {
-      this.paidFired = true
+    if (isStepIn(paidSteps, next.step) && !this.#paidFired) {
+      this.#paidFired = true
       fire(
         new PaySessionPaidEvent({
-          sessionId: this.host.sessionId ?? '',
+          sessionId: this.#host.sessionId ?? '',
           status: status && isPaidStatus(status) ? status : 'FUNDED',
           amount: next.amount,
           tokenSymbol: next.session?.tokenSymbol,
           hash: next.hash,
-          replay: !this.sawUnpaid,
+          replay: !this.#sawUnpaid,
         }),
       )
     }
@@ -414,12 +397,12 @@ export class CheckoutController implements ReactiveController {
           details: next.error.details,
         }),
       )
-    if (next.retryAt && !this.ticking)
-      this.ticking = setInterval(() => this.host.requestUpdate(), 1000)
-    if (!next.retryAt && this.ticking) {
-      clearInterval(this.ticking)
-      this.ticking = undefined
+    if (next.retryAt && !this.#ticking)
+      this.#ticking = setInterval(() => this.#host.requestUpdate(), 1000)
+    if (!next.retryAt && this.#ticking) {
+      clearInterval(this.#ticking)
+      this.#ticking = undefined
     }
-    this.host.requestUpdate()
+    this.#host.requestUpdate()
   }
 }

@@ -36,20 +36,23 @@ export class PreviewController implements ReactiveController {
   /** Why the button's read failed (never a refused token: that says nothing about the payment). */
   error: Pick<PaySessionError, 'code' | 'shortMessage'> | undefined
   /** A payment this browser started and recorded (core's "never twice" record). */
-  private started = false
-  private formatMoney: typeof import('./preview.read.js').formatMoney | undefined
-  private key = ''
+  #started = false
+  #formatMoney: typeof import('./preview.read.js').formatMoney | undefined
+  #key = ''
 
-  constructor(private readonly host: PreviewHost) {
+  readonly #host: PreviewHost
+
+  constructor(host: PreviewHost) {
+    this.#host = host
     host.addController(this)
   }
 
   hostUpdated() {
-    const { sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency } = this.host
+    const { sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency } = this.#host
     const key = [sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency].join('|')
-    if (key === this.key || !sessionId || !sessionToken || !apiBase) return
-    this.key = key
-    void this.read(key, { sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency })
+    if (key === this.#key || !sessionId || !sessionToken || !apiBase) return
+    this.#key = key
+    void this.#read(key, { sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency })
   }
 
   /**
@@ -57,17 +60,17 @@ export class PreviewController implements ReactiveController {
    * Called from the checkout controller's state update, which re-renders anyway.
    */
   adopt(session: PaymentSession) {
-    if (!this.session) this.announce(session)
+    if (!this.session) this.#announce(session)
   }
 
   /** The session's amount in its currency, once known and the formatter loaded. */
   total(state?: CheckoutState): string | undefined {
     const session = state?.session ?? this.session
-    return session && this.formatMoney
-      ? this.formatMoney(
+    return session && this.#formatMoney
+      ? this.#formatMoney(
           state?.amount ?? session.amount,
           session.currency,
-          this.host.resolvedLocale,
+          this.#host.resolvedLocale,
         )
       : undefined
   }
@@ -83,12 +86,12 @@ export class PreviewController implements ReactiveController {
       session: state?.session ?? this.session,
       errorCode: (state?.error ?? this.error)?.code,
       unavailable: !!this.error,
-      started: this.started,
+      started: this.#started,
       priced: !!this.total(state),
     })
   }
 
-  private async read(
+  async #read(
     key: string,
     options: {
       sessionId: string
@@ -104,13 +107,13 @@ export class PreviewController implements ReactiveController {
       const { readSession, formatMoney } = await import('./preview.read.js')
       reader = { readSession, formatMoney }
     } catch {}
-    const result = reader && (await reader.readSession({ ...options, fetch: this.host.fetch }))
-    this.formatMoney ??= reader?.formatMoney
+    const result = reader && (await reader.readSession({ ...options, fetch: this.#host.fetch }))
+    this.#formatMoney ??= reader?.formatMoney
     // A newer session id, token or service since: that read decides.
-    if (key !== this.key) return
+    if (key !== this.#key) return
     if (result && 'session' in result) {
       this.error = undefined
-      this.announce(result.session)
+      this.#announce(result.session)
     } else {
       // Without `result` the chunk itself failed to load: nothing can be reached from here.
       const e = result?.error ?? {
@@ -119,7 +122,7 @@ export class PreviewController implements ReactiveController {
       }
       // An expired token: still loading, until the dialog code (a fresh token, the chain) knows.
       if (e.code !== 'SESSION_TOKEN_EXPIRED') this.error = e
-      this.host.dispatchEvent(
+      this.#host.dispatchEvent(
         new PaySessionErrorEvent({
           code: e.code,
           message: e.shortMessage,
@@ -128,23 +131,23 @@ export class PreviewController implements ReactiveController {
         }),
       )
     }
-    this.host.requestUpdate()
+    this.#host.requestUpdate()
     // The dialog's code downloads once the button has its words, not while they are read: the
     // button paints first, and a customer who clicks at once waits less for the dialog. It starts
     // when the page is idle.
-    this.host.fetchEngine().catch(() => {})
+    this.#host.fetchEngine().catch(() => {})
     const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
-    idle(() => void this.host.loadEngine(), { timeout: 2000 })
+    idle(() => void this.#host.loadEngine(), { timeout: 2000 })
   }
 
-  private announce(session: PaymentSession) {
+  #announce(session: PaymentSession) {
     this.session = session
     try {
       // Storage may be disabled (a locked-down iframe): then nothing was recorded here either.
-      this.started = Boolean(readPaymentRecord(localStorage, this.host.sessionId!))
+      this.#started = Boolean(readPaymentRecord(localStorage, this.#host.sessionId!))
     } catch {}
     const { paymentSessionId, status, amount, currency } = session
-    this.host.dispatchEvent(
+    this.#host.dispatchEvent(
       new PaySessionReadyEvent({ sessionId: paymentSessionId, status, amount, currency }),
     )
   }

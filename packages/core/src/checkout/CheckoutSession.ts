@@ -29,11 +29,11 @@ import {
 import { writeSessionFacts } from '../utils/sessionFacts.js'
 import { isSettled } from '../utils/status.js'
 import { SessionToken, type SessionTokenProvider } from './sessionToken.js'
+import { isInFlight } from './steps.js'
 import {
   type CheckoutEvent,
   type CheckoutMachine,
   initialMachine,
-  isInFlight,
   retryAction,
   statusStep,
   transition,

@@ -1,17 +1,5 @@
 import type { PaySessionErrorCode, SessionStatus } from '@paysession/protocol'
-import { type ButtonStatus, type ButtonStatusParameters, buttonStatus } from './buttonStatus.js'
-import {
-  type InFlightStep,
-  inFlightSteps,
-  isInFlight,
-  isStepIn,
-  type LockedStep,
-  lockedSteps,
-  type OfferStep,
-  offerSteps,
-  type PaidStep,
-  paidSteps,
-} from './steps.js'
+import { isInFlight, isStepIn, offerSteps } from './steps.js'
 import type { CheckoutStep } from './types.js'
 
 // The checkout's behaviour as data: which step follows which event. Pure, so it is tested for
@@ -21,22 +9,6 @@ import type { CheckoutStep } from './types.js'
 
 /** A customer paying by hand may still connect a wallet instead. */
 const connectSteps: readonly CheckoutStep[] = [...offerSteps, 'manual']
-
-export {
-  type ButtonStatus,
-  type ButtonStatusParameters,
-  buttonStatus,
-  type InFlightStep,
-  inFlightSteps,
-  isInFlight,
-  isStepIn,
-  type LockedStep,
-  lockedSteps,
-  type OfferStep,
-  offerSteps,
-  type PaidStep,
-  paidSteps,
-}
 
 /**
  * The machine's state. `Path` names the ways to pay (`PaymentPath` of the checkout session): the

@@ -1,6 +1,5 @@
 export {
   type Clock,
-  checkSocketUrl,
   checkUrl,
   normalizeApiBase,
   stablecoinAbi,

@@ -27,42 +27,55 @@ export function parseRequest(bytes: Uint8Array): RelayRequest {
   } catch {
     refuse('body is not JSON')
   }
-  const record = (value: unknown, name: string) =>
-    typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : refuse(`${name} must be an object`)
   const b = record(body, 'body')
-  const a = record(b['authorization'], 'authorization')
   const string = (value: unknown, name: string) =>
     typeof value === 'string' && value !== '' && value.length <= 200
       ? value
       : refuse(`${name} must be a string`)
+  return {
+    sessionId: string(b['paymentSessionId'] ?? b['sessionId'], 'paymentSessionId'),
+    token: string(b['token'], 'token'),
+    ...parseAuthorization(b['authorization'], b['signature']),
+  }
+}
+
+/**
+ * An EIP-3009 authorization (`{ from, to, value, validAfter, validBefore, nonce }`) and its
+ * signature as JSON carries them: the relay's body and an x402 payment's payload.
+ */
+export function parseAuthorization(
+  value: unknown,
+  signature: unknown,
+): Pick<RelayRequest, 'authorization' | 'signature'> {
+  const a = record(value, 'authorization')
   const address = (value: unknown, name: string) =>
     typeof value === 'string' && isAddress(value, { strict: false })
       ? getAddress(value)
-      : refuse(`${name} must be an address`)
+      : refuse(`authorization.${name} must be an address`)
   // Integers as decimal strings (numbers would lose precision); a JSON number is refused.
   const uint = (value: unknown, name: string) =>
     typeof value === 'string' && /^(0|[1-9]\d{0,77})$/.test(value)
       ? BigInt(value)
-      : refuse(`${name} must be a decimal integer string`)
+      : refuse(`authorization.${name} must be a decimal integer string`)
   const nonce = a['nonce']
   if (typeof nonce !== 'string' || !isHex(nonce) || nonce.length !== 66)
     refuse('authorization.nonce must be 32 bytes of hex')
-  const signature = b['signature']
   if (typeof signature !== 'string' || !isHex(signature) || signature.length < 4)
     refuse('signature must be hex')
   return {
-    sessionId: string(b['paymentSessionId'] ?? b['sessionId'], 'paymentSessionId'),
-    token: string(b['token'], 'token'),
     authorization: {
-      from: address(a['from'], 'authorization.from'),
-      to: address(a['to'], 'authorization.to'),
-      value: uint(a['value'], 'authorization.value'),
-      validAfter: uint(a['validAfter'], 'authorization.validAfter'),
-      validBefore: uint(a['validBefore'], 'authorization.validBefore'),
+      from: address(a['from'], 'from'),
+      to: address(a['to'], 'to'),
+      value: uint(a['value'], 'value'),
+      validAfter: uint(a['validAfter'], 'validAfter'),
+      validBefore: uint(a['validBefore'], 'validBefore'),
       nonce: nonce as Hex,
     },
     signature: signature as Hex,
   }
 }
+
+const record = (value: unknown, name: string) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : refuse(`${name} must be an object`)

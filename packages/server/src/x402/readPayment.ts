@@ -1,7 +1,7 @@
 import { decodePaymentSignatureHeader } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
-import { getAddress, type Hex, isAddress, isHex } from 'viem'
-import { relayError } from '../relay/errors.js'
+import type { Hex } from 'viem'
+import { parseAuthorization, parseRequest, refuse } from '../relay/parseRequest.js'
 import type { TransferAuthorization } from '../relay/types.js'
 
 /** A decoded x402 payment: what it says it pays, and the EIP-3009 authorization it carries. */
@@ -35,7 +35,7 @@ export function readPayment(request: Request): X402Payment | undefined {
   if (typeof accepted !== 'object' || accepted === null) refuse('accepted must be an object')
   if (accepted.scheme !== 'exact') refuse(`scheme ${String(accepted.scheme)} (exact is accepted)`)
   const inner = payload.payload as { authorization?: unknown; signature?: unknown } | undefined
-  return { payload, ...authorizationOf(inner?.authorization, inner?.signature) }
+  return { payload, ...parseAuthorization(inner?.authorization, inner?.signature) }
 }
 
 /**
@@ -45,24 +45,10 @@ export function readPayment(request: Request): X402Payment | undefined {
  * requirements are known.
  */
 export function readRelayBody(bytes: Uint8Array) {
-  let body: unknown
-  try {
-    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
-  } catch {
-    refuse('body is not JSON')
-  }
-  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
-  const sessionId = b['paymentSessionId'] ?? b['sessionId']
-  const token = b['token']
-  if (typeof sessionId !== 'string' || !sessionId || sessionId.length > 200)
-    refuse('paymentSessionId must be a string')
-  if (typeof token !== 'string' || !token || token.length > 200) refuse('token must be a string')
-  const { authorization, signature } = authorizationOf(b['authorization'], b['signature'])
+  const request = parseRequest(bytes)
+  const { authorization, signature } = request
   return {
-    sessionId,
-    token,
-    authorization,
-    signature,
+    ...request,
     /** The payment as an x402 client would have sent it for `accepted`. */
     paymentFor: (accepted: PaymentRequirements): X402Payment => ({
       payload: {
@@ -79,38 +65,4 @@ export function readRelayBody(bytes: Uint8Array) {
       signature,
     }),
   }
-}
-
-function authorizationOf(value: unknown, signature: unknown) {
-  const a = value as Record<string, unknown> | undefined
-  if (typeof a !== 'object' || a === null)
-    refuse('payload.authorization must be an object (EIP-3009)')
-  const address = (value: unknown, name: string) =>
-    typeof value === 'string' && isAddress(value, { strict: false })
-      ? getAddress(value)
-      : refuse(`authorization.${name} must be an address`)
-  const uint = (value: unknown, name: string) =>
-    typeof value === 'string' && /^(0|[1-9]\d{0,77})$/.test(value)
-      ? BigInt(value)
-      : refuse(`authorization.${name} must be a decimal integer string`)
-  const nonce = a['nonce']
-  if (typeof nonce !== 'string' || !isHex(nonce) || nonce.length !== 66)
-    refuse('authorization.nonce must be 32 bytes of hex')
-  if (typeof signature !== 'string' || !isHex(signature) || signature.length < 4)
-    refuse('signature must be hex')
-  return {
-    authorization: {
-      from: address(a['from'], 'from'),
-      to: address(a['to'], 'to'),
-      value: uint(a['value'], 'value'),
-      validAfter: uint(a['validAfter'], 'validAfter'),
-      validBefore: uint(a['validBefore'], 'validBefore'),
-      nonce: nonce as Hex,
-    } satisfies TransferAuthorization,
-    signature: signature as Hex,
-  }
-}
-
-function refuse(details: string, cause?: unknown): never {
-  throw relayError('RELAY_REFUSED', { details, cause })
 }

@@ -1,13 +1,14 @@
-import { eip3009Abi, transferWithAuthorizationTypes } from '@paysession/protocol'
+import { eip3009Abi } from '@paysession/protocol'
 import { type FacilitatorClient, HTTPFacilitatorClient } from '@x402/core/http'
 import { SettleError, type SettleResponse, VerifyError } from '@x402/core/types'
-import { type Address, isAddress, isAddressEqual, recoverTypedDataAddress, zeroAddress } from 'viem'
+import { type Address, isAddress, isAddressEqual } from 'viem'
 import type { PaymentSession } from '../client/types.js'
-import { assertPayerPolicy, isAllowedContractPayer } from '../relay/contractPayers.js'
+import { checkAuthorization } from '../relay/checkOffline.js'
+import { assertPayerPolicy } from '../relay/contractPayers.js'
 import { type RelayErrorCode, relayError } from '../relay/errors.js'
 import type { RelayOptions } from '../relay/options.js'
 import type { RelayStore } from '../relay/types.js'
-import type { createTokenBook, X402Candidate } from './paymentRequirements.js'
+import type { createTokenBook } from './paymentRequirements.js'
 import type { X402Settle } from './types.js'
 
 export type FacilitatorSettlementOptions = {
@@ -55,37 +56,22 @@ export function settleWithFacilitator(options: FacilitatorSettlementOptions): X4
   }
 
   return async (claim) => {
-    const { authorization: auth, signature } = claim
-    // Offline: the same answer for all of it, before any call.
-    const now = BigInt(Math.floor(Date.now() / 1000))
-    const slack = 60n
-    if (auth.value === 0n) refuse('value is 0')
-    if (isAddressEqual(auth.to, zeroAddress)) refuse('to is the zero address')
-    if (auth.validAfter > now + slack) refuse('validAfter is in the future')
-    if (auth.validBefore < now + minValidity - slack) refuse('validBefore has passed')
-    if (auth.validBefore > now + maxValidity + slack) refuse('validity window too long')
-    if (claim.candidates.length === 0) refuse('no network relays the token')
-    const signed: X402Candidate[] = []
-    for (const candidate of claim.candidates) {
-      const token = await candidate.token().catch((error) => {
-        throw relayError('RELAY_UNAVAILABLE', { details: 'token domain', cause: error })
-      })
-      const signer = await recoverTypedDataAddress({
-        domain: {
+    const { authorization: auth } = claim
+    // Offline, the relay's own checks: the same answer for all of it, before any call.
+    const signed = await checkAuthorization(
+      { minValidity, maxValidity, contractPayers: options.contractPayers },
+      claim,
+      claim.candidates,
+      async (candidate) => {
+        const token = await candidate.token()
+        return {
           name: token.name,
           version: token.version,
           chainId: candidate.chainId,
           verifyingContract: token.address,
-        },
-        types: transferWithAuthorizationTypes,
-        primaryType: 'TransferWithAuthorization',
-        message: auth,
-        signature,
-      }).catch(() => undefined)
-      if (signer && isAddressEqual(signer, auth.from)) signed.push(candidate)
-    }
-    if (signed.length === 0 && !(await isAllowedContractPayer(options, auth.from)))
-      refuse('the signature is not the payer’s, and the payer is no allowed contract')
+        }
+      },
+    )
 
     const session = await options.readSession(claim.sessionId)
     const otw = session.oneTimeWalletAddress

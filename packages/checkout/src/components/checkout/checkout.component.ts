@@ -14,6 +14,7 @@ import { PaySessionOpenEvent } from '../../events/open.js'
 import { type Catalog, languageOf, loadCatalog, rtl, served } from '../../i18n/catalogs.js'
 import { catalog as english } from '../../i18n/en.js'
 import { format } from '../../i18n/format.js'
+import { deepActiveElement, focusable, trapFocus } from '../focusTrap.js'
 import { defineObjectProperties } from './checkout.properties.js'
 import { styles } from './checkout.styles.js'
 
@@ -27,8 +28,6 @@ export type SessionTokenProvider = (
 ) => Promise<string | undefined> | string | undefined
 /** The checkout controller as the element and its views see it: read its state, call its methods. */
 type Controller = Readonly<InstanceType<Engine['CheckoutController']>>
-
-const focusable = 'button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])'
 
 /**
  * The stablecoin checkout: a pay button that opens a dialog walking the customer through the
@@ -220,6 +219,7 @@ export class PaySessionCheckout extends LitElement {
    */
   declare tokenProvider: SessionTokenProvider | undefined
 
+  // Reactive state: Lit makes its accessors by name, so it cannot be a `#` field like the rest.
   /** @internal */
   declare _open: boolean
   /** @internal */
@@ -233,12 +233,12 @@ export class PaySessionCheckout extends LitElement {
    * @readonly
    */
   controller: Controller | undefined
-  private _returnFocus: HTMLElement | null = null
-  private _focusedStep = ''
-  private _enginePromise: Promise<Engine> | undefined
-  private _dialogCode: Promise<Engine> | undefined
-  private _catalogLocale: string | undefined
-  private _catalogPromise: Promise<unknown> | undefined
+  #returnFocus: HTMLElement | null = null
+  #focusedStep = ''
+  #enginePromise: Promise<Engine> | undefined
+  #dialogCode: Promise<Engine> | undefined
+  #catalogLocale: string | undefined
+  #catalogPromise: Promise<unknown> | undefined
 
   constructor() {
     super()
@@ -258,11 +258,11 @@ export class PaySessionCheckout extends LitElement {
   /** Opens the checkout dialog (loads its code first when needed). */
   async open(): Promise<void> {
     if (this._open) return
-    this._returnFocus = deepActiveElement()
+    this.#returnFocus = deepActiveElement()
     this._open = true
     await this.updateComplete
-    this._dialog?.showModal()
-    this._focusedStep = ''
+    this.#dialog?.showModal()
+    this.#focusedStep = ''
     this.requestUpdate()
     this.dispatchEvent(new PaySessionOpenEvent({ sessionId: this.sessionId ?? '' }))
     await this.loadEngine()
@@ -272,12 +272,12 @@ export class PaySessionCheckout extends LitElement {
   close(): void {
     if (!this._open) return
     this._open = false
-    this._dialog?.close()
+    this.#dialog?.close()
     // An error the customer has seen is not shown again when the dialog reopens.
     this.controller?.dismiss()
-    ;(this._returnFocus ?? this._button)?.focus()
-    this._returnFocus = null
-    this._focusedStep = ''
+    ;(this.#returnFocus ?? this.#button)?.focus()
+    this.#returnFocus = null
+    this.#focusedStep = ''
     this.dispatchEvent(
       new PaySessionCloseEvent({ sessionId: this.sessionId ?? '', step: this.state?.step }),
     )
@@ -291,26 +291,26 @@ export class PaySessionCheckout extends LitElement {
   /** Fetches the dialog code without running the checkout: once the button shows. */
   fetchEngine(): Promise<Engine> {
     // Its parts by name, not the module object, so the bundle builds no namespace object for it.
-    this._dialogCode ??= import('./checkout.dialog.js').then(
+    this.#dialogCode ??= import('./checkout.dialog.js').then(
       ({ CheckoutController, dialogStyles, renderStep }) => ({
         CheckoutController,
         dialogStyles,
         renderStep,
       }),
     )
-    return this._dialogCode
+    return this.#dialogCode
   }
 
   /** Loads the dialog code and starts the checkout controller. Called on open or when idle. */
   loadEngine(): Promise<Engine> {
-    this._enginePromise ??= this.fetchEngine().then(async (engine) => {
+    this.#enginePromise ??= this.fetchEngine().then(async (engine) => {
       this.addStyles(engine.dialogStyles)
-      await this._catalogPromise
+      await this.#catalogPromise
       this.controller = new engine.CheckoutController(this)
       this._engine = engine
       return engine
     })
-    return this._enginePromise
+    return this.#enginePromise
   }
 
   /** @internal A lazily loaded view's styles join this element's shadow root (once). */
@@ -326,11 +326,11 @@ export class PaySessionCheckout extends LitElement {
     return this.controller?.closable ?? true
   }
 
-  get _dialog(): HTMLDialogElement | null {
+  get #dialog(): HTMLDialogElement | null {
     return this.renderRoot.querySelector('dialog')
   }
 
-  get _button(): HTMLButtonElement | null {
+  get #button(): HTMLButtonElement | null {
     return this.renderRoot.querySelector('[part~="button"]')
   }
 
@@ -338,16 +338,16 @@ export class PaySessionCheckout extends LitElement {
    * This language's strings. English's file is in the first file: the language every other one
    * falls back to, and the words of a button whose chunks cannot load. Others wait for their chunk.
    */
-  get _strings(): Catalog | undefined {
+  get #strings(): Catalog | undefined {
     return this._catalog ?? (languageOf(this.resolvedLocale) === 'en' ? english : undefined)
   }
 
   override willUpdate() {
     const locale = this.resolvedLocale
-    if (locale === this._catalogLocale) return
-    this._catalogLocale = locale
+    if (locale === this.#catalogLocale) return
+    this.#catalogLocale = locale
     this._catalog = undefined
-    this._catalogPromise = loadCatalog(locale)
+    this.#catalogPromise = loadCatalog(locale)
       // A chunk that cannot load leaves the checkout in English rather than without words.
       .catch(() => loadCatalog('en'))
       .then((catalog) => {
@@ -360,8 +360,8 @@ export class PaySessionCheckout extends LitElement {
     // WalletConnect's pairing QR code shows once its view's chunk has loaded: focus moves then.
     const pairing = !!ctl?.pairingUri && !!this.renderRoot.querySelector('[part~="qr"]')
     const step = `${this.state?.step}:${ctl?.changingToken}:${ctl?.pickingWallet}:${pairing}`
-    if (this._dialog?.open && this._engine && step !== this._focusedStep) {
-      this._focusedStep = step
+    if (this.#dialog?.open && this._engine && step !== this.#focusedStep) {
+      this.#focusedStep = step
       this.focusStep()
     }
   }
@@ -376,29 +376,18 @@ export class PaySessionCheckout extends LitElement {
     target?.focus()
   }
 
-  private _onKeydown(event: KeyboardEvent) {
+  #onKeydown(event: KeyboardEvent) {
     if (event.key === 'Escape') {
       event.preventDefault()
       if (this.closable) this.close()
       return
     }
-    if (event.key !== 'Tab') return
-    const items = [...(this._dialog?.querySelectorAll<HTMLElement>(focusable) ?? [])]
-    const first = items[0]
-    const last = items[items.length - 1]
-    const active = (this.renderRoot as ShadowRoot).activeElement
-    if (event.shiftKey && (active === first || !active)) {
-      event.preventDefault()
-      last?.focus()
-    } else if (!event.shiftKey && (active === last || !active)) {
-      event.preventDefault()
-      first?.focus()
-    }
+    trapFocus(event, this.#dialog, this.renderRoot as ShadowRoot)
   }
 
   override render() {
     const dir = rtl(this.resolvedLocale) ? 'rtl' : 'ltr'
-    const strings = this._strings
+    const strings = this.#strings
     const t = strings ?? english
     // Until this language's words are in (a few ms), the button says nothing rather than English.
     const status = strings
@@ -426,7 +415,7 @@ export class PaySessionCheckout extends LitElement {
         aria-labelledby="title total"
         lang=${this.resolvedLocale}
         dir=${dir}
-        @keydown=${this._onKeydown}
+        @keydown=${this.#onKeydown}
         @cancel=${(event: Event) => event.preventDefault()}
       >
         ${
@@ -478,9 +467,3 @@ const endings: Partial<Record<ButtonStatus, string>> = {
 // Only a web image, an inline one or a path: never `javascript:` or another scheme.
 const safeImageUrl = (url: string | undefined) =>
   url && /^(https?:|data:image\/|[./])/i.test(url) ? url : undefined
-
-function deepActiveElement(): HTMLElement | null {
-  let element = document.activeElement
-  while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement
-  return element instanceof HTMLElement ? element : null
-}

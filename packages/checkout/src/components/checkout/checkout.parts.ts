@@ -2,7 +2,7 @@ import type { CheckoutState, PaySessionError } from '@paysession/core'
 import { html, nothing } from 'lit'
 import type { CheckoutController, CheckoutHost } from '../../controllers/checkout.controller.js'
 import type { Catalog } from '../../i18n/en.js'
-import { formatTokenAmount } from '../../i18n/localize.js'
+import { formatMoney, formatTokenAmount } from '../../i18n/localize.js'
 
 // What the dialog's step views and the manual payment's view share. Its own module, so that
 // the manual view (loaded by the dialog) never imports the dialog back.
@@ -65,3 +65,28 @@ export const spinner = (text: string, hint?: string) =>
   html`<span class="spinner"></span><p class="center">${text}</p>${
     hint ? html`<p class="center muted">${hint}</p>` : nothing
   }`
+
+export const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`
+
+/** "Pay manually" as a link under a step's main action. */
+export const manualLink = ({ ctl, t }: View) =>
+  html`<button class="link" type="button" @click=${() => ctl.payManually()}>
+    ${t.payManually}
+  </button>`
+
+export const money = ({ host, state }: View) =>
+  formatMoney(
+    state.amount ?? state.session?.amount ?? '',
+    state.session?.currency,
+    host.resolvedLocale,
+  )
+
+/** The transaction: a link to the explorer, else its short hash. */
+export function txLink({ state, t }: View) {
+  if (!state.hash) return nothing
+  if (state.explorerTxUrl)
+    return html`<p class="center">
+      <a href=${state.explorerTxUrl} target="_blank" rel="noopener noreferrer">${t.viewTransaction}</a>
+    </p>`
+  return html`<p class="center muted">${t.transaction} <code>${short(state.hash)}</code></p>`
+}

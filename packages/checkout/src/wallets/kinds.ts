@@ -1,0 +1,72 @@
+import type { CreateConnectorFn } from '@wagmi/core'
+
+// The wallet kinds the checkout bundles and loads itself, beside the page's EIP-6963 wallets and
+// wagmi connectors. A kind is a folder, wallets/<kind>/: `connector.ts` (its wagmi connector, a
+// lazy chunk: `<kind>.js` in the script-tag build) and `index.ts` (the npm entry
+// `@paysession/checkout/<kind>` that registers it); and a line in `walletKinds` below.
+
+/** The element's attributes that turn a bundled kind on (`<paysession-checkout>` has them). */
+export interface WalletAttributes {
+  readonly walletConnectProjectId: string | undefined
+  readonly walletConnectRelayUrl: string | undefined
+}
+
+/** What `<paysession-checkout>` passes to the WalletConnect connector. */
+export type WalletConnectOptions = {
+  /** The merchant's WalletConnect (Reown) project id. */
+  projectId: string
+  /** The relay's WebSocket URL. Default: WalletConnect's own relay. */
+  relayUrl?: string | undefined
+}
+
+/** A bundled kind: its name in messages, its connector's options (undefined while it is off). */
+type Kind<Options> = {
+  name: string
+  options(h: WalletAttributes): Options | undefined
+  /** Set by `provideWallet`: fetches the kind's lazy chunk. */
+  load?: () => Promise<{ connector(options: Options): CreateConnectorFn }>
+}
+
+export const walletKinds = {
+  walletconnect: {
+    name: 'WalletConnect',
+    options: (h) =>
+      h.walletConnectProjectId
+        ? { projectId: h.walletConnectProjectId, relayUrl: h.walletConnectRelayUrl }
+        : undefined,
+  } as Kind<WalletConnectOptions>,
+}
+
+export type WalletKind = keyof typeof walletKinds
+
+// A kind's code is often hundreds of KB: the element never imports it. Its npm entry, or the
+// script-tag build's kinds.cdn.ts, hands over a loader that fetches it the first time a checkout
+// with the kind turned on starts.
+
+/** Registers how a kind's connector loads (once per page). */
+export function provideWallet<K extends WalletKind>(
+  kind: K,
+  load: NonNullable<(typeof walletKinds)[K]['load']>,
+) {
+  walletKinds[kind].load = load
+}
+
+/**
+ * The connectors of the kinds the page turned on, loaded; undefined when none is on. A kind this
+ * build lacks, or whose chunk cannot load, is left out: the other wallets and the manual payment
+ * remain.
+ */
+export function loadWallets(h: WalletAttributes): Promise<CreateConnectorFn[]> | undefined {
+  const on: Kind<unknown>[] = Object.values(walletKinds).filter((kind) => kind.options(h))
+  if (!on.length) return undefined
+  const loading = on.map(({ name, options, load }) =>
+    // The single-file build, or npm without `import '@paysession/checkout/<kind>'`.
+    !load
+      ? (console.warn(`paysession-checkout: no ${name} in this build`) ?? [])
+      : load().then(
+          (module) => [module.connector(options(h)!)],
+          (error) => console.warn(`paysession-checkout: ${name} did not load`, error) ?? [],
+        ),
+  )
+  return Promise.all(loading).then((lists) => lists.flat())
+}
