@@ -69,7 +69,9 @@ export default defineConfig(({ mode }) => ({
     outDir: `dist/cdn/${version}`,
     emptyOutDir: false,
     target: 'es2022',
-    minify: true,
+    // Rolldown's own minifier (output.minify below) runs first, then terser over its output: each
+    // finds what the other leaves, about 0.8 KB gzip off each budgeted file.
+    minify: 'terser',
     sourcemap: false,
     reportCompressedSize: false,
     lib: {
