@@ -12,8 +12,9 @@ import {
 
 // What a page's configuration cannot do (issue 32): change a pinned token without saying so,
 // make the customer pay in the wrong decimals, plant an RPC in the wallet, render a javascript:
-// link, or hand the customer an http x402 URL to copy. Each is refused with INVALID_CONFIG before
-// any wallet prompt.
+// link, hand the customer an http x402 URL to copy, or open WalletConnect's socket to a relay
+// that is neither wss nor on this machine. Each is refused with INVALID_CONFIG before any wallet
+// prompt.
 
 const usdc = {
   symbol: 'USDC',
@@ -142,3 +143,34 @@ test('an http x402-url is refused before the customer can copy it', async ({ pag
   await expect(page.locator('paysession-checkout [part~="x402-url"]')).toHaveCount(0)
   expect(await walletCalls(page)).not.toContain('eth_requestAccounts')
 })
+
+// A relay off this machine over plain ws, and the local relay (global-setup.ts) with credentials
+// in its URL, which would take the socket: only the URL rule keeps it closed. (The relay's URL is
+// known only once global-setup.ts has run, so it is read in the test.)
+for (const [name, relayUrl] of [
+  ['over plain ws off this machine', () => 'ws://relay.example.test'],
+  [
+    'with credentials',
+    () => process.env.WALLETCONNECT_RELAY_URL!.replace('ws://', 'ws://user:secret@'),
+  ],
+] as const)
+  test(`a WalletConnect relay ${name} is refused before any socket opens`, async ({ page }) => {
+    const relay = relayUrl()
+    const session = await createSession('10.00', 'USD')
+    const sockets: string[] = []
+    page.on('websocket', (socket) => sockets.push(socket.url()))
+    await openPage(page, session, {
+      attributes: {
+        'wallet-connect-project-id': 'test-project',
+        'wallet-connect-relay-url': relay,
+      },
+    })
+    await payButton(page).click()
+    await expectRefused(
+      page,
+      new RegExp(`^walletConnectRelayUrl "${relay.replace(/[.?]/g, '\\$&')}": not wss`),
+    )
+    await expect(dialog(page).getByRole('button', { name: 'WalletConnect' })).toHaveCount(0)
+    expect(sockets).toEqual([])
+    expect(await walletCalls(page)).not.toContain('eth_requestAccounts')
+  })

@@ -68,7 +68,7 @@ export {
   systemClock,
 } from './timing.js'
 export type { Capture, CreatedPaymentSession, FundingResponse, PaymentSession } from './types.js'
-export { checkUrl, isSecureUrl } from './url.js'
+export { checkSocketUrl, checkUrl, isSecureUrl } from './url.js'
 export {
   formatWebhookSignature,
   parseWebhookSignature,

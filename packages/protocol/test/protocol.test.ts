@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import {
   absoluteApiBase,
+  checkSocketUrl,
   checkUrl,
   decimalToUnits,
   isPaySessionError,
@@ -169,7 +170,7 @@ describe('base URLs', () => {
   })
 })
 
-describe('the one URL rule (api-base, relay, paymaster, RPCs, explorer links)', () => {
+describe('the one URL rule (api-base, relay, paymaster, RPCs, explorer links, WalletConnect relay)', () => {
   test.each([
     'https://rpc.example.com',
     'https://basescan.org/',
@@ -212,6 +213,47 @@ describe('the one URL rule (api-base, relay, paymaster, RPCs, explorer links)', 
     })()
     expect(isPaySessionError(error, 'INVALID_CONFIG')).toBe(true)
     expect((error as PaySessionError).details).toContain('BASE explorerUrl')
+  })
+
+  test.each([
+    'wss://relay.walletconnect.org',
+    'wss://relay.example.com:8443/path?x=1',
+    'ws://localhost:4444',
+    'ws://127.0.0.1:4444',
+    'WSS://[::1]/',
+  ])('accepts the WebSocket %s', (url) => {
+    expect(checkSocketUrl(url, 'walletConnectRelayUrl')).toBe(url)
+  })
+
+  test.each([
+    'ws://example.com',
+    'ws://192.168.1.10:4444',
+    'ws://localhost.example.com',
+    // The host is evil.example: "localhost:x" is user info.
+    'ws://localhost:x@evil.example/',
+    'wss://user:secret@relay.example.com',
+    'wss://key@relay.example.com',
+    'https://relay.example.com',
+    'http://127.0.0.1:4444',
+    'javascript:alert(1)',
+    'wss:',
+    '/relay',
+    'not a url',
+    '',
+    42,
+    undefined,
+  ])('refuses the WebSocket %s with INVALID_CONFIG naming the setting', (url) => {
+    const error = (() => {
+      try {
+        checkSocketUrl(url, 'walletConnectRelayUrl')
+      } catch (error) {
+        return error
+      }
+    })()
+    expect(isPaySessionError(error, 'INVALID_CONFIG')).toBe(true)
+    expect((error as PaySessionError).details).toBe(
+      `walletConnectRelayUrl ${JSON.stringify(url)}: not wss (ws on localhost), or has user:password`,
+    )
   })
 
   test('a relative URL resolves against the page when allowed', () => {

@@ -2,6 +2,7 @@ import {
   type Checkout,
   CheckoutSession,
   type CheckoutState,
+  checkSocketUrl,
   checkUrl,
   createPaySessionConfig,
   createRegistry,
@@ -257,8 +258,10 @@ export class CheckoutController implements ReactiveController {
     this.#sentHere = false
     this.#sawUnpaid = false
     try {
-      // The x402 URL a customer copies, by core's URL rule.
+      // The x402 URL a customer copies and WalletConnect's relay, by core's URL rule: a refused
+      // relay ends the start here, before the wagmi config that would open a socket to it.
       if (h.x402Url) checkUrl(h.x402Url, 'x402Url')
+      if (h.walletConnectRelayUrl) checkSocketUrl(h.walletConnectRelayUrl, 'walletConnectRelayUrl')
       const registry = this.#registryOf(h)
       this.#config = createPaySessionConfig({
         apiBase,

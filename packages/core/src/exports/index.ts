@@ -1,5 +1,6 @@
 export {
   type Clock,
+  checkSocketUrl,
   checkUrl,
   normalizeApiBase,
   stablecoinAbi,
