@@ -145,8 +145,9 @@ test('an http x402-url is refused before the customer can copy it', async ({ pag
 })
 
 // A relay off this machine over plain ws, and the local relay (global-setup.ts) with credentials
-// in its URL, which would take the socket: only the URL rule keeps it closed. (The relay's URL is
-// known only once global-setup.ts has run, so it is read in the test.)
+// in its URL, which opens as soon as the customer chooses WalletConnect: the URL rule ends the
+// start before WalletConnect is offered. (The relay's URL is known only once global-setup.ts has
+// run, so it is read in the test.)
 for (const [name, relayUrl] of [
   ['over plain ws off this machine', () => 'ws://relay.example.test'],
   [
