@@ -1,6 +1,6 @@
 #!/bin/sh
 # Debian's PostgreSQL and Redis for the tests and the relay bench, which start their own
-# servers on free ports in temporary folders (packages/server/test/services.ts).
+# servers on free ports in temporary folders (scripts/services.mjs).
 set -e
 have_pg() { ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1; }
 have_redis() { command -v redis-server >/dev/null 2>&1; }
