@@ -48,6 +48,8 @@ export type Signed = { message: TransferAuthorization; signature: Hex }
 export type RelayKit = {
   publicClient: PublicClient
   client: PaySessionClient
+  /** The sandbox's chain and its USDC and EURC, as a relay's `networks`. */
+  networks: RelayHandlerOptions['networks']
   relayWith(options?: Partial<RelayHandlerOptions>): RelayHandler
   mint(address: Address, amount?: string): Promise<void>
   customerWithoutGas(): Promise<{ key: Hex; address: Address }>
@@ -94,18 +96,20 @@ export function relayKit(sb: Sandbox): RelayKit {
     transport: http(sb.rpcUrl),
   })
 
+  const networks = {
+    LOCAL: {
+      chainId: sb.chainId,
+      rpcUrl: sb.rpcUrl,
+      tokens: { USDC: sb.tokens.USDC.address, EURC: sb.tokens.EURC.address },
+    },
+  }
+
   /** A relay for the sandbox's tokens: each call is a freshly (re)started relay process. */
   function relayWith(options: Partial<RelayHandlerOptions> = {}): RelayHandler {
     return createRelayHandler({
       client,
       relayer: sb.relayer.privateKey,
-      networks: {
-        LOCAL: {
-          chainId: sb.chainId,
-          rpcUrl: sb.rpcUrl,
-          tokens: { USDC: sb.tokens.USDC.address, EURC: sb.tokens.EURC.address },
-        },
-      },
+      networks,
       store: createMemoryRelayStoreForTestsOnly(),
       ...options,
     })
@@ -260,6 +264,7 @@ export function relayKit(sb: Sandbox): RelayKit {
   return {
     publicClient,
     client,
+    networks,
     cancelAuthorization,
     delegate,
     relayWith,

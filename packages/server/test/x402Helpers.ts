@@ -43,13 +43,7 @@ export function x402Kit(sb: Sandbox, kit: RelayKit) {
     const handler = createX402Handler({
       client: kit.client,
       ...(options.facilitator ? {} : { relayer: sb.relayer.privateKey }),
-      networks: {
-        LOCAL: {
-          chainId: sb.chainId,
-          rpcUrl: sb.rpcUrl,
-          tokens: { USDC: sb.tokens.USDC.address, EURC: sb.tokens.EURC.address },
-        },
-      },
+      networks: kit.networks,
       store: createMemoryRelayStoreForTestsOnly(),
       rateLimit: false,
       ...options,
