@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { minifyHTMLLiterals } from 'minify-literals'
-import { defineConfig, type Plugin } from 'vite'
-import { languagesModule, singleFileLanguages } from './scripts/languages.mjs'
+import { defineConfig, type Plugin, transformWithOxc } from 'vite'
+import {
+  catalogModule,
+  languagesModule,
+  languageTags,
+  singleFileLanguages,
+} from './scripts/languages.mjs'
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'))
 
@@ -57,8 +62,28 @@ const singleFileLanguageList: Plugin = {
   },
 }
 
+// Each language file but English's is built as its strings in English's key order
+// (scripts/languages.mjs, catalogModule): a language's chunk carries its words, not the keys again.
+const catalogFile = /[\\/]src[\\/]i18n[\\/]([\w-]+)\.ts$/
+const evaluate = async (file: string) => {
+  const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file)
+  const url = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`
+  return ((await import(url)) as { catalog: object }).catalog
+}
+const builtCatalogs: Plugin = {
+  name: 'paysession:built-catalogs',
+  enforce: 'pre',
+  async load(id) {
+    const tag = catalogFile.exec(id)?.[1]
+    if (!tag || tag === 'en' || !languageTags().includes(tag)) return
+    const english = await evaluate(fileURLToPath(new URL('./src/i18n/en.ts', import.meta.url)))
+    return catalogModule(await evaluate(id), english)
+  },
+}
+
 export default defineConfig(({ mode }) => ({
   plugins: [
+    builtCatalogs,
     minifyTemplates,
     wallets(mode),
     ...(mode === 'single-file' ? [singleFileLanguageList] : []),

@@ -2,4 +2,5 @@
 export function languageTags(): string[]
 export const singleFileLanguages: string[]
 export function languagesModule(tags?: string[]): string
+export function catalogModule(catalog: object, english: object): string
 export function writeLanguages(): void

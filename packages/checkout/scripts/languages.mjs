@@ -37,6 +37,26 @@ ${tags
 `
 }
 
+/**
+ * The script-tag build's form of a language file (vite.config.ts): its strings as one array in
+ * English's key order, named again by English's keys where it loads. Each key would otherwise be
+ * downloaded once more with every language; the source stays one readable object per language.
+ * Plurals, network names and error sentences stay objects inside it.
+ */
+export function catalogModule(catalog, english) {
+  const keys = Object.keys(english)
+  const extra = Object.keys(catalog).filter((key) => !keys.includes(key))
+  const missing = keys.filter((key) => !(key in catalog))
+  if (extra.length || missing.length)
+    throw new Error(
+      `language file keys differ from English's: ${[...extra, ...missing].join(', ')}`,
+    )
+  return `import { catalog as english } from './en.js'
+const values = ${JSON.stringify(keys.map((key) => catalog[key]))}
+export const catalog = Object.fromEntries(Object.keys(english).map((key, i) => [key, values[i]]))
+`
+}
+
 /** Writes src/i18n/languages.ts, if its text changed. */
 export function writeLanguages() {
   const text = languagesModule()

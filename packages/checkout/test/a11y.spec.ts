@@ -120,6 +120,12 @@ test('every language: its catalog, Intl amounts, axe in each script', async ({ p
       (close) => (document.querySelector('paysession-checkout') as any)._catalog?.close === close,
       catalog.close,
     )
+    // The script-tag build ships each language file as an array in English's key order: named
+    // again, it is the file's catalog, every string in its place.
+    expect(
+      await page.evaluate(() => (document.querySelector('paysession-checkout') as any)._catalog),
+      locale,
+    ).toEqual(catalog)
     const latin = new Intl.Locale(locale, { numberingSystem: 'latn' }).toString()
     let amount = new Intl.NumberFormat(latin, { style: 'currency', currency: 'EUR' }).format(1234.5)
     if (['ar', 'fa', 'he'].includes(locale))
