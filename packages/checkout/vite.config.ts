@@ -47,20 +47,24 @@ const wallets = (mode: string): Plugin => ({
   },
 })
 
-// The single file holds every language it speaks, so it speaks fewer than the chunked build, which
-// loads only the customer's (scripts/languages.mjs, singleFileLanguages).
-const singleFileLanguageList: Plugin = {
-  name: 'paysession:single-file-languages',
+// The languages' list (src/i18n/languages.ts, generated) in the script-tag build's form
+// (scripts/languages.mjs, languagesModule): the single file holds every language it speaks, so it
+// speaks fewer than the chunked build (singleFileLanguages), which loads only the customer's and
+// fetches it by its tag.
+const builtLanguages = (mode: string): Plugin => ({
+  name: 'paysession:built-languages',
   enforce: 'pre',
   resolveId(source, importer) {
     if (source === './languages.js' && importer?.endsWith('/src/i18n/catalogs.ts'))
-      return fileURLToPath(new URL('./src/i18n/languages.single-file.ts', import.meta.url))
+      return fileURLToPath(new URL('./src/i18n/languages.built.ts', import.meta.url))
   },
   load(id) {
-    if (id.endsWith('/src/i18n/languages.single-file.ts'))
-      return languagesModule(singleFileLanguages)
+    if (!id.endsWith('/src/i18n/languages.built.ts')) return
+    return mode === 'single-file'
+      ? languagesModule(singleFileLanguages, { built: true })
+      : languagesModule(languageTags(), { built: true, byUrl: true })
   },
-}
+})
 
 // Each language file but English's is built as its strings in English's key order
 // (scripts/languages.mjs, catalogModule): a language's chunk carries its words, not the keys again.
@@ -70,24 +74,20 @@ const evaluate = async (file: string) => {
   const url = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`
   return ((await import(url)) as { catalog: object }).catalog
 }
+let english: Promise<object> | undefined
 const builtCatalogs: Plugin = {
   name: 'paysession:built-catalogs',
   enforce: 'pre',
   async load(id) {
     const tag = catalogFile.exec(id)?.[1]
     if (!tag || tag === 'en' || !languageTags().includes(tag)) return
-    const english = await evaluate(fileURLToPath(new URL('./src/i18n/en.ts', import.meta.url)))
-    return catalogModule(await evaluate(id), english)
+    english ??= evaluate(fileURLToPath(new URL('./src/i18n/en.ts', import.meta.url)))
+    return catalogModule(await evaluate(id), await english)
   },
 }
 
 export default defineConfig(({ mode }) => ({
-  plugins: [
-    builtCatalogs,
-    minifyTemplates,
-    wallets(mode),
-    ...(mode === 'single-file' ? [singleFileLanguageList] : []),
-  ],
+  plugins: [builtCatalogs, builtLanguages(mode), minifyTemplates, wallets(mode)],
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
@@ -100,9 +100,21 @@ export default defineConfig(({ mode }) => ({
     sourcemap: false,
     reportCompressedSize: false,
     lib: {
-      entry: 'src/components/checkout/checkout.ts',
+      // The chunked build's languages are entries of their own, named by their tags without a hash
+      // (the versioned CDN path busts caches): the first file fetches each by its tag
+      // (languagesModule, byUrl), so no import of it tells the bundler to build it.
+      entry: {
+        'paysession-checkout': 'src/components/checkout/checkout.ts',
+        ...(mode === 'production'
+          ? Object.fromEntries(
+              languageTags()
+                .filter((tag) => tag !== 'en')
+                .map((tag) => [tag, `src/i18n/${tag}.ts`]),
+            )
+          : {}),
+      },
       formats: ['es'],
-      fileName: () => 'paysession-checkout.js',
+      fileName: (_format, name) => `${name}.js`,
     },
     rolldownOptions: {
       // AppKit, WalletConnect's modal: the provider imports it only with `showQrModal`, which the
@@ -111,10 +123,6 @@ export default defineConfig(({ mode }) => ({
       // Lets the shared code (lit, the element) live in the first file instead of a common chunk.
       preserveEntrySignatures: 'allow-extension',
       output: {
-        // A language's file is its locale (de.js), without a hash: the first file names every one,
-        // and the versioned CDN path already busts caches.
-        chunkFileNames: (chunk) =>
-          chunk.facadeModuleId?.includes('/src/i18n/') ? '[name].js' : '[name]-[hash].js',
         minify: true,
       },
     },
