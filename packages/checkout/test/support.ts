@@ -136,6 +136,12 @@ export async function waitForStep(page: Page, step: string) {
   )
 }
 
+/** The checkout has started (its dialog code runs once the page is idle, or on open). */
+export const waitForCheckout = (page: Page) =>
+  page.waitForFunction(
+    () => (document.querySelector('paysession-checkout') as any)?.state !== undefined,
+  )
+
 export const events = (page: Page) =>
   page.evaluate(
     () => (window as any).__events as { type: string; detail: any; composed: boolean }[],
