@@ -2,29 +2,32 @@ import { languageOf } from './i18n/catalogs.js'
 import type { Catalog } from './i18n/en.js'
 import { languages } from './i18n/languages.js'
 
-// What loads when: every part of the widget that is not in the first file, when it is fetched,
-// and where its `import()` is. The script-tag build makes each a file of its own (the session
-// read and the dialog each arrive in one request: scripts/build-cdn.mjs, test/chunks.test.ts);
-// an app's bundler splits the npm build the same way.
+// What loads when: every part of the widget that is not in the first file, when it loads, and
+// where its `import()` is. The script-tag build makes each a file of its own, named in brackets
+// (the session read and the dialog each arrive in one request: scripts/build-cdn.mjs,
+// test/chunks.test.ts); an app's bundler splits the npm build the same way.
 //
-// | part                                     | loads                                        | chunk           | here               |
-// |------------------------------------------|----------------------------------------------|-----------------|--------------------|
-// | the customer's language (not English)    | first paint                                  | <tag>.js        | loadCatalog        |
-// | the button's session read, amount format | first paint, with session id, token, service | preview.read    | loadSessionRead    |
-// | the dialog: core (wagmi, viem, query-    | fetched once the button has its words,       | checkout.dialog | loadDialog,        |
-// |   core), its controller, the step views  |   started on first open or when idle         |                 |   prefetchDialog   |
-// | the manual, no-wallet, pairing and rare  | the first time the dialog shows one of them  | checkout.manual | loads.dialog.ts    |
-// |   views, with the QR encoder             |                                              |                 |   lazyViews        |
-// | the gasless button                       | a step that offers it: `relay-url` set and   | gasless         | loads.dialog.ts    |
-// |                                          |   an EIP-3009 token in the wallet            |                 |   gaslessView      |
-// | core's rarer paths (recovery, gasless,   | the first time the checkout takes one        | paths           | loads.dialog.ts    |
-// |   call bundles), one chunk               |   (on Pay, or a payment left in flight)      |                 |   paths            |
-// | a wallet kind's connector                | a checkout starting with its attribute set   | <kind>.js       | loads.dialog.ts    |
-// |                                          |   (`wallet-connect-project-id`)              |                 |   loadWallets      |
+// | part [file]                        | loads                                 | in              |
+// |------------------------------------|---------------------------------------|-----------------|
+// | the customer's language, unless    | at first paint                        | loadCatalog     |
+// |   English [<tag>.js]               |                                       |                 |
+// | the button's session read and      | at first paint, once session id,      | loadSessionRead |
+// |   amount format [preview.read]     |   token and service are set           |                 |
+// | the dialog: core, wagmi, viem,     | fetched once the button has its       | loadDialog,     |
+// |   query-core, the controller, the  |   words; started when the page is     |  prefetchDialog |
+// |   step views [checkout.dialog]     |   idle or on first open               |                 |
+// | the manual, no-wallet, pairing and | the first time the dialog shows one   | loads.dialog.ts |
+// |   rare views [checkout.manual]     |                                       |   lazyViews     |
+// | the gasless button [gasless]       | a step that offers it (`relay-url`,   | loads.dialog.ts |
+// |                                    |   a token with EIP-3009)              |   gaslessView   |
+// | core's rarer paths: recovery,      | the first time the checkout takes one | loads.dialog.ts |
+// |   gasless, call bundles [paths]    |   (Pay, a payment left in flight)     |   paths         |
+// | a wallet kind's connector          | a checkout starting with the kind on  | loads.dialog.ts |
+// |   [<kind>.js]                      |   (`wallet-connect-project-id`)       |   loadWallets   |
 //
-// The first three are the first file's, with this module. The rest are the dialog's: declared in
-// loads.dialog.ts, which loads with the dialog, so that the first file carries none of their code.
-// The dialog never imports this module (this module imports the dialog). Two `import()`s are
+// The first three are the first file's, here. The rest are the dialog's, in loads.dialog.ts,
+// which loads with the dialog so that the first file carries none of their code; the dialog
+// never imports this module (this module imports the dialog). Two kinds of `import()` are
 // written elsewhere on purpose: each language's, generated into i18n/languages.ts from the
 // language files; and a wallet kind's, registered by the kind's own entry (`provideWallet` in
 // wallets/<kind>/index.ts, or kinds.cdn.ts in the script-tag build), so that an app bundles a
