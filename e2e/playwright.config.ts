@@ -21,7 +21,8 @@ export default defineConfig({
   expect: { timeout: 20_000 },
   retries: 0,
   reporter: reporter('e2e'),
-  outputDir: 'test-results',
+  // Each run its own folder: the three runs may go on at once under npm test.
+  outputDir: 'test-results/flows',
   use: {
     browserName: 'chromium',
     viewport: { width: 1100, height: 900 },

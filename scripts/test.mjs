@@ -1,8 +1,12 @@
-// `npm test`: every stage of the suite, one after another (a stage marked `beside` runs beside the
-// next ones), each timed, each in a process group of its own that is stopped when the stage ends,
-// also after a failure, a hang or Ctrl-C. Ends with a table of each stage's wall and CPU time (also
-// written to test-results/stages.txt) and, for a stage over a minute, its slowest tests, read from
-// the runners' JSON reports in test-results/reports/.
+// `npm test`: every stage of the suite, each timed, each in a process group of its own that is
+// stopped when the stage ends, also after a failure, a hang or Ctrl-C. A stage starts when the
+// stages it is `after` have passed (by default the one before it in the list), so stages that
+// mostly wait (a browser idling, chains, polling) run beside those that compute. One stage's
+// output at a time is shown as it comes; a stage that starts while another's is shown keeps its
+// output in test-results/<stage>.log and shows it whole when it ends. Ends with a table of each
+// stage's wall and CPU time and when it started (also written to test-results/stages.txt) and,
+// for a stage over a minute, its slowest tests, read from the runners' JSON reports in
+// test-results/reports/.
 // Only Node's own modules: the first stage installs everything else.
 //
 // The stages: install and build (scripts/setup.sh); lint; types everywhere; the widget's size
@@ -10,8 +14,9 @@
 // vitest suite (real anvil + sandbox, Postgres, Redis); the merchant examples in each runtime
 // (Node, Express, Hono, Deno, Bun, workerd, next build && next start); then, in Debian's Chromium,
 // the registry round trip (publish to a local Verdaccio, npm install in a fresh app, typecheck,
-// build, pay), the widget beside the end-to-end suites (demo, hosted demo, real wallet stacks),
-// every bench once with tiny sizes beside the docs site built and crawled under a sub-path.
+// build, pay), the widget's suite, the end-to-end suites (the demo; the hosted demo; the real
+// wallet stacks), every bench once with tiny sizes, and the docs site built and crawled under a
+// sub-path.
 //
 //   node scripts/test.mjs            every stage
 //   node scripts/test.mjs e2e docs   the named stages (after `sh scripts/setup.sh`)
@@ -34,37 +39,52 @@ const pnpm = ['node', 'scripts/pnpm.mjs']
 const SILENCE_MS = 8 * 60_000
 
 /**
- * Installs that wait on the network more than on the CPU, started in the background as soon as a
- * chosen stage needs them; that stage waits for them. Their output: test-results/<name>.log.
+ * Installs that wait on the network more than on the CPU, run in the background from the start
+ * of the run, or once the stages they are `after` have passed; a stage that `needs` one waits for
+ * it. Their output: test-results/<name>.log.
  */
 const background = {
   // Debian's Chromium, and Postgres and Redis, which the relay's tests and bench start on free
   // ports (apt-get, one after the other: dpkg has one lock).
-  'system packages': [
-    ['sh', 'scripts/ensure-chromium.sh'],
-    ['sh', 'scripts/ensure-services.sh'],
-  ],
-  // The wallet kits the phone bench's smoke pass times beside ours (bench/lib/competitors.mjs).
-  "the other SDKs' install": [
-    [
-      'node',
-      '--input-type=module',
-      '-e',
-      "const m = await import('./bench/lib/competitors.mjs'); const e = m.ensureInstalled(); if (e) { console.error(e); process.exit(1) }",
+  'system packages': {
+    run: [
+      ['sh', 'scripts/ensure-chromium.sh'],
+      ['sh', 'scripts/ensure-services.sh'],
     ],
-  ],
+  },
+  // The wallet kits the phone bench's smoke pass times beside ours (bench/lib/competitors.mjs):
+  // after the vitest stage, so that it does not take CPU from the first install and build.
+  "the other SDKs' install": {
+    after: ['vitest'],
+    run: [
+      [
+        'node',
+        '--input-type=module',
+        '-e',
+        "const m = await import('./bench/lib/competitors.mjs'); const e = m.ensureInstalled(); if (e) { console.error(e); process.exit(1) }",
+      ],
+    ],
+  },
 }
 
 /**
- * Each stage: its commands, run in order; `needs`, the background installs it waits for;
- * `report`, the JSON reports its runners write.
+ * Each stage: its commands, run in order; `after`, the stages that must pass before it starts (by
+ * default the one before it here); `needs`, the background installs it waits for; `report`, the
+ * JSON reports its runners write.
+ *
+ * The order: the checks that compute (types, sizes, vitest, the runtimes, the registry round trip)
+ * follow each other, and the browser suites, which mostly wait (chains, polling, a browser
+ * idling) and use a quarter to a half of one core each, run beside them: the widget's from the
+ * vitest stage on, the demo's from the runtimes on, then the hosted demo's and the wallet
+ * stacks', the bench smoke and the docs. Each has its own servers, ports and output folder.
  */
 const stages = [
-  { name: 'install and build', run: [['sh', 'scripts/setup.sh']] },
+  { name: 'install and build', after: [], run: [['sh', 'scripts/setup.sh']] },
   { name: 'lint', run: [['node_modules/.bin/biome', 'check', '.']] },
-  { name: 'typecheck', run: [[...pnpm, '-r', 'typecheck']] },
+  { name: 'typecheck', after: ['install and build'], run: [[...pnpm, '-r', 'typecheck']] },
   {
     name: 'size and packages',
+    after: ['install and build'],
     run: [
       [...pnpm, '--filter', '@paysession/checkout', 'run', 'size'],
       // biome-ignore format: the filters read as one list
@@ -75,6 +95,7 @@ const stages = [
   },
   {
     name: 'vitest',
+    after: ['lint', 'typecheck', 'size and packages'],
     report: ['vitest'],
     needs: ['system packages'],
     run: [
@@ -88,7 +109,15 @@ const stages = [
     ],
   },
   {
+    name: 'widget in Chromium',
+    after: ['lint', 'typecheck', 'size and packages'],
+    needs: ['system packages'],
+    report: ['widget'],
+    run: [[...pnpm, '--filter', '@paysession/checkout', 'run', 'test:browser']],
+  },
+  {
     name: 'runtimes',
+    after: ['vitest'],
     report: ['runtimes'],
     run: [
       [
@@ -104,35 +133,43 @@ const stages = [
     ],
   },
   {
+    name: 'e2e',
+    after: ['vitest'],
+    report: ['e2e'],
+    run: [[...pnpm, '--filter', '@paysession/e2e', 'exec', 'playwright', 'test']],
+  },
+  {
     name: 'registry round trip',
-    needs: ['system packages'],
+    after: ['runtimes'],
     report: ['registry'],
     run: [[...pnpm, '--filter', '@paysession/checkout', 'run', 'test:registry']],
   },
-  // The browser suites wait more than they compute (chains, polling, a browser idling): the
-  // widget's (its own sandbox and page server) runs beside the demo's, each about half a core.
   {
-    name: 'widget in Chromium',
-    beside: true,
-    needs: ['system packages'],
-    report: ['widget'],
-    run: [[...pnpm, '--filter', '@paysession/checkout', 'run', 'test:browser']],
+    name: 'e2e hosted',
+    after: ['widget in Chromium'],
+    report: ['e2e-hosted'],
+    run: [[...pnpm, '--filter', '@paysession/e2e', 'run', 'test:hosted']],
   },
   {
-    name: 'e2e',
-    report: ['e2e', 'e2e-hosted', 'e2e-wallets'],
-    run: [[...pnpm, '--filter', '@paysession/e2e', 'test']],
+    name: 'e2e wallets',
+    report: ['e2e-wallets'],
+    run: [[...pnpm, '--filter', '@paysession/e2e', 'run', 'test:wallets']],
   },
-  // Every bench once with tiny sizes (bench/README.md): proves each still runs; beside the docs'
-  // build and crawl (the phone bench mostly waits on its throttled network).
+  // Every bench once with tiny sizes (bench/README.md): proves each still runs.
   {
     name: 'bench smoke',
-    beside: true,
+    after: ['registry round trip'],
     needs: ["the other SDKs' install"],
     run: [[...pnpm, '--filter', '@paysession/bench', 'smoke']],
   },
-  { name: 'docs', report: ['docs'], run: [[...pnpm, '--filter', '@paysession/docs', 'test']] },
+  {
+    name: 'docs',
+    after: ['registry round trip'],
+    report: ['docs'],
+    run: [[...pnpm, '--filter', '@paysession/docs', 'test']],
+  },
 ]
+for (const [i, stage] of stages.entries()) stage.after ??= i ? [stages[i - 1].name] : []
 
 const wanted = process.argv.slice(2)
 const unknown = wanted.filter((name) => !stages.some((s) => s.name.startsWith(name)))
@@ -185,56 +222,75 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 
 const done = []
 const started = Date.now()
-/** The background installs, by name: their promise (why one failed, or nothing), tag and time. */
+const slug = (name) => name.replace(/\W+/g, '-')
+const chosenNames = new Set(chosen.map((stage) => stage.name))
+for (const { name, after } of [...stages, ...Object.values(background)])
+  for (const other of after ?? [])
+    if (!stages.some((s) => s.name === other)) throw new Error(`${name}: no stage ${other}`)
+/** What has passed, by name: a stage's or an install's `after` waits for it (or its not being chosen). */
+const passed = new Set()
+const ready = (after = []) => after.every((name) => passed.has(name) || !chosenNames.has(name))
+/** The background installs the chosen stages need, by name: a promise of why one failed, or nothing. */
 const jobs = {}
 for (const name of new Set(chosen.flatMap((stage) => stage.needs ?? []))) {
-  const tag = `${runId}-${name.replace(/\W+/g, '-')}`
-  const log = join(root, 'test-results', `${name.replace(/\W+/g, '-')}.log`)
-  rmSync(log, { force: true })
-  const job = { tag, t0: Date.now() }
-  job.promise = (async () => {
-    for (const command of background[name]) {
-      const { failure } = await run(command, tag, log)
-      if (failure) return `${name}: ${failure} (its output: ${short(log)})`
+  const job = { tag: `${runId}-${slug(name)}` }
+  job.promise = new Promise((resolve) => {
+    job.start = resolve
+  }).then(async () => {
+    job.t0 = Date.now()
+    const log = join(root, 'test-results', `${slug(name)}.log`)
+    rmSync(log, { force: true })
+    try {
+      for (const command of background[name].run) {
+        const { failure } = await run(command, job.tag, log)
+        if (failure) return `${name}: ${failure} (its output: ${short(log)})`
+      }
+    } finally {
+      job.ms = Date.now() - job.t0
     }
-  })().finally(() => {
-    job.ms = Date.now() - job.t0
   })
   jobs[name] = job
 }
 /** Stages running now, by tag: each is stopped when the run ends early. */
 const running = new Map()
-const besides = []
-for (const stage of chosen) {
-  const tag = `${runId}-${stage.name.replace(/\W+/g, '-')}`
-  if (stage.beside) {
-    const log = join(root, 'test-results', `${stage.name.replace(/\W+/g, '-')}.log`)
-    rmSync(log, { force: true })
-    console.error(`\n▶ ${stage.name}, beside the next stages (its output when it ends)`)
-    besides.push(
-      runStage(stage, tag, log).then((result) => {
+/** The tag of the stage whose output is shown as it comes. */
+let shown
+const waiting = new Set(chosen)
+schedule()
+
+/** Starts every install and stage whose `after` has passed. */
+function schedule() {
+  for (const [name, job] of Object.entries(jobs))
+    if (job.t0 === undefined && ready(background[name].after)) job.start()
+  for (const stage of waiting) {
+    if (!ready(stage.after)) continue
+    waiting.delete(stage)
+    const tag = `${runId}-${slug(stage.name)}`
+    const log = shown ? join(root, 'test-results', `${slug(stage.name)}.log`) : undefined
+    if (log) rmSync(log, { force: true })
+    else shown = tag
+    console.error(`\n▶ ${stage.name}${log ? ' (beside; its output when it ends)' : ''}`)
+    runStage(stage, tag, log).then((result) => {
+      if (shown === tag) shown = undefined
+      if (log) {
         console.error(`\n${stage.name}: its output\n`)
         try {
           process.stderr.write(readFileSync(log))
         } catch {}
-        done.push(result)
-        if (result.failure) finish(`${stage.name} failed: ${result.failure}`, 1)
-      }),
-    )
-    continue
+      }
+      done.push(result)
+      if (result.failure) finish(`${stage.name} failed: ${result.failure}`, 1)
+      passed.add(stage.name)
+      if (done.length === chosen.length) finish('', 0)
+      schedule()
+    })
   }
-  console.error(`\n▶ ${stage.name}`)
-  const result = await runStage(stage, tag)
-  done.push(result)
-  if (result.failure) finish(`${stage.name} failed: ${result.failure}`, 1)
 }
-if (besides.length) console.error('\nWaiting for the stages running beside…')
-await Promise.all(besides)
-finish('', 0)
 
 /** A stage's commands, after the background installs it needs; its output shown or in `log`. */
 async function runStage(stage, tag, log) {
   const t0 = Date.now()
+  const from = t0 - started
   running.set(tag, stage.name)
   let failure
   let cpuMs = 0
@@ -252,7 +308,7 @@ async function runStage(stage, tag, log) {
   running.delete(tag)
   const ms = Date.now() - t0
   console.error(`\n◀ ${stage.name}: ${clock(ms)}, cpu ${clock(cpuMs)}${failure ? ', FAILED' : ''}`)
-  return { stage, ms, cpuMs, failure }
+  return { stage, ms, cpuMs, from, failure }
 }
 
 /**
@@ -342,19 +398,23 @@ function finish(outcome, code) {
   for (const job of Object.values(jobs)) stopStage(job.tag)
   // The CPU time beside each stage's wall time: a stage far under the cores' count waits more
   // than it computes (network, timers, a browser idling), the room to run things beside it.
-  const lines = ['', 'npm test: time per stage (wall, and CPU time of its processes)', '']
+  const lines = [
+    '',
+    'npm test: time per stage (wall, CPU time of its processes, and when it started)',
+    '',
+  ]
   const width = Math.max(
     ...[...stages.map((s) => s.name), ...Object.keys(background)].map((n) => n.length),
   )
   done.sort((a, b) => stages.indexOf(a.stage) - stages.indexOf(b.stage))
-  for (const { stage, ms, cpuMs, failure } of done)
+  for (const { stage, ms, cpuMs, from, failure } of done)
     lines.push(
-      `  ${stage.name.padEnd(width)}  ${clock(ms).padStart(6)}  cpu ${clock(cpuMs).padStart(6)}${stage.beside ? '  (beside)' : ''}${failure ? '  FAILED' : ''}`,
+      `  ${stage.name.padEnd(width)}  ${clock(ms).padStart(6)}  cpu ${clock(cpuMs).padStart(6)}  from ${clock(from).padStart(5)}${failure ? '  FAILED' : ''}`,
     )
   for (const name of running.values()) lines.push(`  ${name.padEnd(width)}  stopped`)
   for (const [name, job] of Object.entries(jobs))
     lines.push(
-      `  ${name.padEnd(width)}  ${job.ms === undefined ? 'stopped' : clock(job.ms).padStart(6)}  (in the background)`,
+      `  ${name.padEnd(width)}  ${job.ms === undefined ? 'stopped' : clock(job.ms).padStart(6)}  (in the background${job.t0 === undefined ? '' : `, from ${clock(job.t0 - started)}`})`,
     )
   lines.push(`  ${'total'.padEnd(width)}  ${clock(Date.now() - started).padStart(6)}`)
   for (const { stage, ms } of done) {

@@ -55,7 +55,11 @@ const builtLanguages = (mode: string): Plugin => ({
   name: 'paysession:built-languages',
   enforce: 'pre',
   resolveId(source, importer) {
-    if (source === './languages.js' && importer?.endsWith('/src/i18n/catalogs.ts'))
+    // The list (i18n/catalogs.ts) and the loads (loads.ts) both read it.
+    if (
+      /^\.\/(i18n\/)?languages\.js$/.test(source) &&
+      /\/src\/(i18n\/catalogs|loads)\.ts$/.test(importer ?? '')
+    )
       return fileURLToPath(new URL('./src/i18n/languages.built.ts', import.meta.url))
   },
   load(id) {

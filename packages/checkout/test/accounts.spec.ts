@@ -112,10 +112,13 @@ test('no ETH: a smart account (its bundler pays the fee) is not warned and pays;
 test('smart account, bundle still pending: the bundle id is never reported; paid once sent', async ({
   page,
 }) => {
-  // waitForCallsStatus gives a bundle 30 s before the checkout waits for the chain instead.
-  test.setTimeout(120_000)
+  // The checkout follows a bundle's status for `polling.callsTimeout` (30 s by default; 3 s
+  // here) and then waits for the chain instead.
   const session = await createSession('10.00', 'USD')
-  const { errors } = await openPage(page, session, { account: 'smart' })
+  const { errors } = await openPage(page, session, {
+    account: 'smart',
+    polling: { callsTimeout: 3_000 },
+  })
   await page.evaluate(() => {
     ;(window as any).__wallet.hold.bundle = true
   })

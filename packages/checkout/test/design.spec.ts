@@ -300,7 +300,8 @@ test('after payment the page button is a quiet "Paid", not a call to action', as
 })
 
 test('locale fallbacks: pt-PT reads Brazilian Portuguese, es-AR Latin American Spanish', async () => {
-  const { languageOf, loadCatalog } = await import('../src/i18n/catalogs.js')
+  const { languageOf } = await import('../src/i18n/catalogs.js')
+  const { loadCatalog } = await import('../src/loads.js')
   expect((await loadCatalog('pt-PT')).pay).toBe('Pagar {amount}')
   expect((await loadCatalog('zh-Hans-CN')).pay).toBe('支付 {amount}')
   expect((await loadCatalog('es-AR')).amount).toBe('Monto')

@@ -121,3 +121,33 @@ test('packages/checkout/src keeps its layers: views → controllers → core', (
   )
   expect(found).toEqual([])
 })
+
+// What loads when is decided in src/loads.ts (the first file's loads, the table) and
+// src/loads.dialog.ts (the dialog's). Two kinds of `import()` are written elsewhere, as loads.ts
+// says: each language's (generated into i18n/languages.ts) and a wallet kind's, registered by the
+// kind's own entry so that an app bundles a kind only when it imports it.
+const loaders = /^(loads\.ts|loads\.dialog\.ts)$/
+const registered = /^(i18n\/languages\.ts|wallets\/kinds\.cdn\.ts|wallets\/[^/]+\/index\.ts)$/
+
+/** The `import()` calls of a module's code (a comment or a `typeof import()` type is not a load). */
+export const dynamicImports = (text: string) =>
+  [...text.replace(/^\s*(\/\/|\/?\*).*$/gm, '').matchAll(/(?<!typeof\s*)\bimport\s*\(/g)].length
+
+test('the lazy-load check counts loads, not types', () => {
+  expect(dynamicImports("const a = () => import('./a.js')")).toBe(1)
+  expect(dynamicImports('await import(/* @vite-ignore */ url)')).toBe(1)
+  expect(dynamicImports("let f: typeof import('./a.js').f")).toBe(0)
+  expect(dynamicImports("import { a } from './a.js'")).toBe(0)
+  expect(dynamicImports('// where its `import()` is\n * an `import()` of its own')).toBe(0)
+})
+
+test('every lazy load of packages/checkout/src goes through the loader files', () => {
+  const modules = files(src).map((file) => relative(src, file).split('\\').join('/'))
+  const loads = (path: string) => dynamicImports(readFileSync(join(src, path), 'utf8'))
+  expect(loads('loads.ts')).toBe(2)
+  expect(loads('loads.dialog.ts')).toBe(3)
+  const elsewhere = modules.filter(
+    (path) => !loaders.test(path) && !registered.test(path) && loads(path) > 0,
+  )
+  expect(elsewhere).toEqual([])
+})

@@ -90,6 +90,8 @@ export async function openPage(
     service?: { api: string; rpc: string }
     /** More attributes for the element (`expected-amount`, another `api-base`...). */
     attributes?: Record<string, string>
+    /** The element's `polling` property: core's polling settings. */
+    polling?: { callsTimeout?: number }
   } = {},
 ) {
   const service = options.service ?? { api: env.api, rpc: env.rpc }
@@ -116,6 +118,7 @@ export async function openPage(
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.theme ? { theme: options.theme } : {}),
     ...(options.tokenProvider ? { 'token-provider': '1' } : {}),
+    ...(options.polling ? { polling: JSON.stringify(options.polling) } : {}),
     ...options.attributes,
   })
   await page.goto(`${env.page}/test/pages/index.html?${query}`)
@@ -132,6 +135,12 @@ export async function waitForStep(page: Page, step: string) {
     step,
   )
 }
+
+/** The checkout has started (its dialog code runs once the page is idle, or on open). */
+export const waitForCheckout = (page: Page) =>
+  page.waitForFunction(
+    () => (document.querySelector('paysession-checkout') as any)?.state !== undefined,
+  )
 
 export const events = (page: Page) =>
   page.evaluate(

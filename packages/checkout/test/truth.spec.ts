@@ -12,6 +12,7 @@ import {
   payButton,
   payOutside,
   shot,
+  waitForCheckout,
   waitForStatus,
   waitForStep,
 } from './support.js'
@@ -107,6 +108,10 @@ test('token expired, paid: the page learns it from the chain, never "expired"', 
   const session = await createSession('10.00', 'USD')
   await openPage(page, session)
   await expect(payButton(page)).toHaveText('Pay $10.00')
+  // The checkout has started and kept the session's facts (its one-time wallet, the amount):
+  // what the page follows the chain by once the token is gone. (The button's own read keeps
+  // none: a page that never started the checkout says "View payment", the next test.)
+  await waitForCheckout(page)
   await payOutside(session)
   await waitForStatus(session, ['FUNDED'])
   await advanceClock(3700) // the session token's hour is over; the payment is not

@@ -1,5 +1,6 @@
 import {
   type Checkout,
+  type CheckoutPaths,
   CheckoutSession,
   type CheckoutState,
   checkSocketUrl,
@@ -13,12 +14,12 @@ import {
   lockedSteps,
   type NetworkInfo,
   offerSteps,
+  type PaymentSession,
   type PayOptions,
   type PaySessionConfig,
   PaySessionError,
   type PollingSettings,
   paidSteps,
-  pathsFrom,
   pinnedChanges,
   type Registry,
   type StablecoinInfo,
@@ -33,14 +34,7 @@ import { PaySessionStepChangeEvent } from '../events/step-change.js'
 import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
 import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
 import { numbers } from '../i18n/localize.js'
-import { loadWallets, type WalletAttributes, walletKinds } from '../wallets/kinds.js'
-import type { PreviewController } from './preview.controller.js'
-
-// The checkout's rarer paths (recovery, gasless, call bundles) load when a customer first takes
-// one, as one lazy chunk. One chunk, not one per path: lazy chunks that share code with the dialog
-// make the bundler move that code out of the dialog into common chunks, which every payment would
-// then load.
-const paths = pathsFrom(() => import('@paysession/core/paths'))
+import { type WalletAttributes, walletKinds } from '../wallets/kinds.js'
 
 const settings = (h: CheckoutHost) =>
   [
@@ -82,10 +76,21 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget, Walle
     | undefined
   readonly resolvedLocale: string
   /** The button's read, handed the session core read when its own read was refused. */
-  readonly preview: Pick<PreviewController, 'adopt'>
+  readonly preview: { adopt(session: PaymentSession): void }
   close(): void
   /** A lazily loaded view's styles join the element's shadow root. */
   addStyles(styles: CSSResult): void
+}
+
+/**
+ * What the controller loads lazily, handed over by the dialog (src/loads.dialog.ts decides when):
+ * the views import the controller's types, so the controller never imports what loads them.
+ */
+export interface ControllerLoads {
+  /** Core's rarer paths, when the checkout first takes one. */
+  readonly paths: CheckoutPaths
+  /** The connectors of the wallet kinds the page turned on; undefined when none is on. */
+  wallets(h: WalletAttributes): Promise<CreateConnectorFn[]> | undefined
 }
 
 /**
@@ -125,9 +130,11 @@ export class CheckoutController implements ReactiveController {
   #loadingFor: number | undefined
 
   readonly #host: CheckoutHost
+  readonly #loads: ControllerLoads
 
-  constructor(host: CheckoutHost) {
+  constructor(host: CheckoutHost, loads: ControllerLoads) {
     this.#host = host
+    this.#loads = loads
     host.addController(this)
     if (host.isConnected) this.#start()
   }
@@ -238,7 +245,7 @@ export class CheckoutController implements ReactiveController {
     const { sessionId, sessionToken, apiBase } = this.#host
     if (this.#checkout || this.#loadingFor === this.#generation) return
     if (!sessionId || !sessionToken || !apiBase) return
-    const loading = loadWallets(this.#host)
+    const loading = this.#loads.wallets(this.#host)
     if (!loading) return this.#begin([])
     const generation = this.#generation
     this.#loadingFor = generation
@@ -282,7 +289,7 @@ export class CheckoutController implements ReactiveController {
         expectedAmount: h.expectedAmount,
         expectedCurrency: h.expectedCurrency,
         relayUrl: h.relayUrl,
-        paths,
+        paths: this.#loads.paths,
       })
     } catch (error) {
       // The page's settings (an insecure api-base, a refused URL or token): show it as the

@@ -9,6 +9,9 @@ import {
 import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { PaySessionErrorEvent } from '../events/error.js'
 import { PaySessionReadyEvent } from '../events/ready.js'
+import { loadSessionRead, prefetchDialog } from '../loads.js'
+
+type SessionRead = Awaited<ReturnType<typeof loadSessionRead>>
 
 /** What the preview reads of its element (`<paysession-checkout>` implements it). */
 export interface PreviewHost extends ReactiveControllerHost, EventTarget {
@@ -37,7 +40,7 @@ export class PreviewController implements ReactiveController {
   error: Pick<PaySessionError, 'code' | 'shortMessage'> | undefined
   /** A payment this browser started and recorded (core's "never twice" record). */
   #started = false
-  #formatMoney: typeof import('./preview.read.js').formatMoney | undefined
+  #formatMoney: SessionRead['formatMoney'] | undefined
   #key = ''
 
   readonly #host: PreviewHost
@@ -101,11 +104,9 @@ export class PreviewController implements ReactiveController {
       expectedCurrency: string | undefined
     },
   ) {
-    let reader: Pick<typeof import('./preview.read.js'), 'readSession' | 'formatMoney'> | undefined
+    let reader: SessionRead | undefined
     try {
-      // Its parts by name, not the module object, so the bundle builds no namespace object for it.
-      const { readSession, formatMoney } = await import('./preview.read.js')
-      reader = { readSession, formatMoney }
+      reader = await loadSessionRead()
     } catch {}
     const result = reader && (await reader.readSession({ ...options, fetch: this.#host.fetch }))
     this.#formatMoney ??= reader?.formatMoney
@@ -132,12 +133,8 @@ export class PreviewController implements ReactiveController {
       )
     }
     this.#host.requestUpdate()
-    // The dialog's code downloads once the button has its words, not while they are read: the
-    // button paints first, and a customer who clicks at once waits less for the dialog. It starts
-    // when the page is idle.
-    this.#host.fetchEngine().catch(() => {})
-    const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
-    idle(() => void this.#host.loadEngine(), { timeout: 2000 })
+    // The dialog's code once the button has its words, not while they are read (loads.ts).
+    prefetchDialog(this.#host)
   }
 
   #announce(session: PaymentSession) {

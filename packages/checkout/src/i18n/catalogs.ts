@@ -29,7 +29,3 @@ export const languageOf = (locale: string) => served(locale) ?? 'en'
 
 /** Whether the language is written right to left. */
 export const rtl = (locale: string) => /^(ar|fa|he)$/.test(languageOf(locale))
-
-/** Every string of the locale's language: its file is a chunk of its own, loaded once. */
-export const loadCatalog = (locale: string): Promise<Catalog> =>
-  languages[languageOf(locale)]!().then((module) => module.catalog)

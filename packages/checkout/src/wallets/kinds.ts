@@ -20,7 +20,7 @@ export type WalletConnectOptions = {
 }
 
 /** A bundled kind: its name in messages, its connector's options (undefined while it is off). */
-type Kind<Options> = {
+export type WalletKindEntry<Options> = {
   name: string
   options(h: WalletAttributes): Options | undefined
   /** Set by `provideWallet`: fetches the kind's lazy chunk. */
@@ -34,14 +34,14 @@ export const walletKinds = {
       h.walletConnectProjectId
         ? { projectId: h.walletConnectProjectId, relayUrl: h.walletConnectRelayUrl }
         : undefined,
-  } as Kind<WalletConnectOptions>,
+  } as WalletKindEntry<WalletConnectOptions>,
 }
 
 export type WalletKind = keyof typeof walletKinds
 
 // A kind's code is often hundreds of KB: the element never imports it. Its npm entry, or the
-// script-tag build's kinds.cdn.ts, hands over a loader that fetches it the first time a checkout
-// with the kind turned on starts.
+// script-tag build's kinds.cdn.ts, hands over a loader; loads.dialog.ts (`loadWallets`) calls it
+// when a checkout with the kind turned on starts.
 
 /** Registers how a kind's connector loads (once per page). */
 export function provideWallet<K extends WalletKind>(
@@ -49,24 +49,4 @@ export function provideWallet<K extends WalletKind>(
   load: NonNullable<(typeof walletKinds)[K]['load']>,
 ) {
   walletKinds[kind].load = load
-}
-
-/**
- * The connectors of the kinds the page turned on, loaded; undefined when none is on. A kind this
- * build lacks, or whose chunk cannot load, is left out: the other wallets and the manual payment
- * remain.
- */
-export function loadWallets(h: WalletAttributes): Promise<CreateConnectorFn[]> | undefined {
-  const on: Kind<unknown>[] = Object.values(walletKinds).filter((kind) => kind.options(h))
-  if (!on.length) return undefined
-  const loading = on.map(({ name, options, load }) =>
-    // The single-file build, or npm without `import '@paysession/checkout/<kind>'`.
-    !load
-      ? (console.warn(`paysession-checkout: no ${name} in this build`) ?? [])
-      : load().then(
-          (module) => [module.connector(options(h)!)],
-          (error) => console.warn(`paysession-checkout: ${name} did not load`, error) ?? [],
-        ),
-  )
-  return Promise.all(loading).then((lists) => lists.flat())
 }

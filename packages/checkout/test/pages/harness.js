@@ -23,6 +23,8 @@ if (params.get('token-provider'))
     const response = await fetch(`/__sandbox/token?session=${encodeURIComponent(id)}`)
     return response.ok ? (await response.json()).paymentSessionToken : undefined
   }
+// Core's polling settings, as JSON (`polling`): a test shortens a wait it is not about.
+if (params.get('polling')) element.polling = JSON.parse(params.get('polling'))
 if (params.get('rpc')) element.rpcUrls = { 31337: params.get('rpc') }
 for (const name of [
   'locale',

@@ -11,23 +11,21 @@ import { type CSSResult, html, LitElement, nothing } from 'lit'
 import { PreviewController } from '../../controllers/preview.controller.js'
 import { PaySessionCloseEvent } from '../../events/close.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
-import { type Catalog, languageOf, loadCatalog, rtl, served } from '../../i18n/catalogs.js'
+import { type Catalog, languageOf, rtl, served } from '../../i18n/catalogs.js'
 import { catalog as english } from '../../i18n/en.js'
 import { format } from '../../i18n/format.js'
+import { loadCatalog, loadDialog } from '../../loads.js'
 import { deepActiveElement, focusable, trapFocus } from '../focusTrap.js'
 import { defineObjectProperties } from './checkout.properties.js'
 import { styles } from './checkout.styles.js'
 
-type Engine = Pick<
-  typeof import('./checkout.dialog.js'),
-  'CheckoutController' | 'dialogStyles' | 'renderStep'
->
+type Engine = Awaited<ReturnType<typeof loadDialog>>
 /** Resolves to a fresh session token for the session, or undefined when there is none. */
 export type SessionTokenProvider = (
   sessionId: string,
 ) => Promise<string | undefined> | string | undefined
 /** The checkout controller as the element and its views see it: read its state, call its methods. */
-type Controller = Readonly<InstanceType<Engine['CheckoutController']>>
+type Controller = Readonly<ReturnType<Engine['createController']>>
 
 /**
  * The stablecoin checkout: a pay button that opens a dialog walking the customer through the
@@ -288,16 +286,9 @@ export class PaySessionCheckout extends LitElement {
     return this.controller?.state
   }
 
-  /** Fetches the dialog code without running the checkout: once the button shows. */
+  /** Fetches the dialog code without running the checkout: once the button shows (loads.ts). */
   fetchEngine(): Promise<Engine> {
-    // Its parts by name, not the module object, so the bundle builds no namespace object for it.
-    this.#dialogCode ??= import('./checkout.dialog.js').then(
-      ({ CheckoutController, dialogStyles, renderStep }) => ({
-        CheckoutController,
-        dialogStyles,
-        renderStep,
-      }),
-    )
+    this.#dialogCode ??= loadDialog()
     return this.#dialogCode
   }
 
@@ -306,7 +297,7 @@ export class PaySessionCheckout extends LitElement {
     this.#enginePromise ??= this.fetchEngine().then(async (engine) => {
       this.addStyles(engine.dialogStyles)
       await this.#catalogPromise
-      this.controller = new engine.CheckoutController(this)
+      this.controller = engine.createController(this)
       this._engine = engine
       return engine
     })

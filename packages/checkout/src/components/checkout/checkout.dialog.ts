@@ -1,8 +1,8 @@
 import type { CheckoutState } from '@paysession/core'
 import { html, type TemplateResult } from 'lit'
 import { CheckoutController, type CheckoutHost } from '../../controllers/checkout.controller.js'
+import { lazyViews, loadWallets, paths } from '../../loads.dialog.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
-import { lazyViews } from './checkout.lazy.js'
 import { type Controller, errorText, spinner, type T, type View } from './checkout.parts.js'
 import { chooseToken } from './steps/chooseToken.js'
 import { chooseWallet } from './steps/chooseWallet.js'
@@ -14,7 +14,11 @@ import { waiting } from './steps/waiting.js'
 // The code only the dialog needs: core's checkout (wagmi, viem, query-core), which view shows
 // each step (steps/, one file a view), and their styles (every language's words load with the
 // first file).
-export { CheckoutController, dialogStyles }
+export { dialogStyles }
+
+/** The element's checkout controller, with what it loads lazily (loads.dialog.ts). */
+export const createController = (host: CheckoutHost) =>
+  new CheckoutController(host, { paths, wallets: loadWallets })
 
 /** The sentence the aria-live region announces for a state. */
 export function announce(state: CheckoutState | undefined, t: T, ctl: Controller): string {

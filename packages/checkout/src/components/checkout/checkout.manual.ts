@@ -1,4 +1,4 @@
-// The views loaded when first used, as one lazy chunk (checkout.lazy.ts): the manual payment and
+// The views loaded when first used, as one lazy chunk (loads.dialog.ts): the manual payment and
 // the no-wallet links (with the QR encoder), a pairing by URI, and the two rare steps. The default
 // payment, with a wallet, loads none of them.
 

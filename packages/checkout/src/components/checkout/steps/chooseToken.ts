@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit'
 import { format } from '../../../i18n/localize.js'
-import { gaslessView } from '../checkout.lazy.js'
+import { gaslessView } from '../../../loads.dialog.js'
 import { errorBox, manualLink, type View } from '../checkout.parts.js'
 
 /** The connected wallet's stablecoins with their balances; too low a balance cannot be chosen. */

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit'
-import { lazyViews } from '../checkout.lazy.js'
+import { lazyViews } from '../../../loads.dialog.js'
 import { errorBox, manualLink, usable, type View } from '../checkout.parts.js'
 
 /** The wallets this browser offers; without one, links to a wallet app and the manual payment. */

@@ -11,7 +11,7 @@ import {
   type View,
 } from '../checkout.parts.js'
 
-// Loaded when the customer first pays manually (checkout.lazy.ts): the default payment, with a
+// Loaded when the customer first pays manually (loads.dialog.ts): the default payment, with a
 // wallet, never needs this view or the QR encoder.
 
 /** An address in groups of four, monospace, wrapping between groups only and evenly. */

@@ -3,7 +3,7 @@ import { qrCode } from '../../../qr/qrCode.js'
 import type { View } from '../checkout.parts.js'
 
 // Part of choosing a wallet when this browser has none; loads with the manual payment's view
-// (checkout.lazy.ts), which has the QR encoder.
+// (loads.dialog.ts), which has the QR encoder.
 
 /**
  * Links that open `url` in a wallet app's own browser, in the formats each wallet documents:

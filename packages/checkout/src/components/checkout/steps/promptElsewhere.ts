@@ -4,7 +4,7 @@ import { spinner, type View } from '../checkout.parts.js'
 
 // Waiting for the service without a hash, because a prompt from before a reload (or another tab)
 // may still be answered: say so, and until when. A rare step: its view loads with the manual
-// payment's (checkout.lazy.ts), as core's recovery path loads its own chunk.
+// payment's (loads.dialog.ts), as core's recovery path loads its own chunk.
 export function promptElsewhere(view: View, retryAt: number) {
   const { host, t } = view
   const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000))

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit'
 import { format } from '../../../i18n/localize.js'
-import { gaslessView } from '../checkout.lazy.js'
+import { gaslessView } from '../../../loads.dialog.js'
 import {
   copyButton,
   errorBox,

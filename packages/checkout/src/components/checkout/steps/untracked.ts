@@ -2,7 +2,7 @@ import { html, nothing } from 'lit'
 import { spinner, type View } from '../checkout.parts.js'
 
 // The service refuses this page's token: what is known, never "expired". A rare step: its view
-// loads with the manual payment's (checkout.lazy.ts), as core's recovery path loads its own chunk.
+// loads with the manual payment's (loads.dialog.ts), as core's recovery path loads its own chunk.
 export function untracked(view: View) {
   const { ctl, host, state, t } = view
   // Trying again only helps when the page can hand a fresh token.
