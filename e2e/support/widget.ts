@@ -70,11 +70,22 @@ export const walletDialog = (page: Page) => page.locator('sandbox-wallet-ui dial
 
 export async function waitForStep(page: Page, step: Step | Step[], timeout = 30_000) {
   const steps = Array.isArray(step) ? step : [step]
-  await page.waitForFunction(
-    (s) => s.includes((document.querySelector('paysession-checkout') as any)?.state?.step),
-    steps,
-    { timeout, polling: 50 },
-  )
+  try {
+    await page.waitForFunction(
+      (s) => s.includes((document.querySelector('paysession-checkout') as any)?.state?.step),
+      steps,
+      { timeout, polling: 50 },
+    )
+  } catch (error) {
+    const at = await page
+      .evaluate(() => {
+        const state = (document.querySelector('paysession-checkout') as any)?.state
+        if (!state) return 'its dialog code has not started'
+        return `it is at ${state.step}${state.error ? `, error ${state.error.code}: ${state.error.message}` : ''}`
+      })
+      .catch((e) => `the page did not answer (${e})`)
+    throw new Error(`The checkout did not reach ${steps.join(' or ')}: ${at}`, { cause: error })
+  }
 }
 
 export const currentStep = (page: Page) =>

@@ -129,12 +129,28 @@ export const checkout = (page: Page) => page.locator('paysession-checkout')
 export const payButton = (page: Page) => page.locator('paysession-checkout [part~="button"]')
 export const dialog = (page: Page) => page.getByRole('dialog')
 
-export async function waitForStep(page: Page, step: string) {
-  await page.waitForFunction(
-    (s) => (document.querySelector('paysession-checkout') as any)?.state?.step === s,
-    step,
-  )
+/** Waits until the checkout is at `step`; if it is not within `timeout`, says where it stayed. */
+export async function waitForStep(page: Page, step: string, timeout = 45_000) {
+  try {
+    await page.waitForFunction(
+      (s) => (document.querySelector('paysession-checkout') as any)?.state?.step === s,
+      step,
+      { timeout },
+    )
+  } catch (error) {
+    throw new Error(`The checkout did not reach ${step}: ${await where(page)}`, { cause: error })
+  }
 }
+
+/** The checkout's step and error now, for a failure message. */
+const where = (page: Page) =>
+  page
+    .evaluate(() => {
+      const state = (document.querySelector('paysession-checkout') as any)?.state
+      if (!state) return 'its dialog code has not started'
+      return `it is at ${state.step}${state.error ? `, error ${state.error.code}: ${state.error.message}` : ''}`
+    })
+    .catch((error) => `the page did not answer (${error})`)
 
 /** The checkout has started (its dialog code runs once the page is idle, or on open). */
 export const waitForCheckout = (page: Page) =>
