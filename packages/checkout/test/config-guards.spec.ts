@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import {
+  checkout,
   createSession,
   dialog,
   env,
@@ -7,6 +8,7 @@ import {
   openPage,
   payButton,
   transfersTo,
+  waitForCheckout,
   waitForStep,
 } from './support.js'
 
@@ -142,6 +144,39 @@ test('an http x402-url is refused before the customer can copy it', async ({ pag
   await expectRefused(page, /^x402Url "http:\/\/x402.example.test\/pay": not https/)
   await expect(page.locator('paysession-checkout [part~="x402-url"]')).toHaveCount(0)
   expect(await walletCalls(page)).not.toContain('eth_requestAccounts')
+})
+
+// A page often sets a property in a script of its own, after the element: the checkout may have
+// started (the page idle) by then. It starts again from the new value, checked as at the start.
+test('an x402-url the page sets after the checkout started is refused too', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  await openPage(page, session)
+  await waitForCheckout(page)
+  await checkout(page).evaluate((el) => el.setAttribute('x402-url', 'http://x402.example.test/pay'))
+  await payButton(page).click()
+  await expectRefused(page, /^x402Url "http:\/\/x402.example.test\/pay": not https/)
+  expect(await walletCalls(page)).not.toContain('eth_requestAccounts')
+})
+
+test('rpcUrls the page sets after the checkout started are the ones it pays through', async ({
+  page,
+}) => {
+  const session = await createSession('10.00', 'USD')
+  // Started on a port where nothing answers, as a page whose own script has not run yet.
+  await openPage(page, session, { rpc: 'http://127.0.0.1:9' })
+  await waitForCheckout(page)
+  await checkout(page).evaluate((el, rpc) => {
+    ;(el as any).rpcUrls = { 31337: rpc }
+  }, env.rpc)
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
+  await waitForStep(page, 'chooseToken')
+  await dialog(page).getByRole('button', { name: /USDC/ }).click()
+  await waitForStep(page, 'review')
+  await dialog(page).getByRole('button', { name: /^Pay / }).click()
+  await waitForStep(page, 'paid')
+  expect(await transfersTo(session)).toBe(1)
 })
 
 // A relay off this machine over plain ws, and the local relay (global-setup.ts) with credentials

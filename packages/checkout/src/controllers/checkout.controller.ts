@@ -36,16 +36,35 @@ import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
 import { numbers } from '../i18n/localize.js'
 import { type WalletAttributes, walletKinds } from '../wallets/kinds.js'
 
+/**
+ * Everything the checkout starts from that a page sets as data: a change restarts it, as a reload
+ * would (a payment under way resumes from what core recorded). A page often sets a property just
+ * after the element, such as `rpcUrls` in a script of its own, and the new value must be used and
+ * checked. What only its identity tells apart (`wagmiConfig`, `fetch`, `tokenProvider`) is read
+ * when it starts (the token provider at each refusal).
+ */
 const settings = (h: CheckoutHost) =>
-  [
-    h.sessionId,
-    h.sessionToken,
-    h.apiBase,
-    h.expectedAmount,
-    h.expectedCurrency,
-    h.paymasterUrl,
-    ...Object.values(walletKinds).map((kind) => JSON.stringify(kind.options(h))),
-  ].join('|')
+  JSON.stringify(
+    [
+      h.sessionId,
+      h.sessionToken,
+      h.apiBase,
+      h.expectedAmount,
+      h.expectedCurrency,
+      h.paymasterUrl,
+      h.relayUrl,
+      h.x402Url,
+      h.rpcUrls,
+      h.registry,
+      h.networks,
+      h.tokens,
+      h.allowTokenOverrides,
+      h.pollInterval,
+      h.polling,
+      ...Object.values(walletKinds).map((kind) => kind.options(h)),
+    ],
+    (_, value) => (typeof value === 'bigint' ? String(value) : value),
+  )
 
 /**
  * What the controller reads of its element (`<paysession-checkout>` implements it). Declared
@@ -115,7 +134,7 @@ export class CheckoutController implements ReactiveController {
   #dismissed: PaySessionError | undefined
   #config: PaySessionConfig | undefined
   #checkout: Checkout | undefined
-  /** The settings the running checkout started with: another session, token or order restarts. */
+  /** The settings the running checkout started with (`settings`): other ones restart it. */
   #started = ''
   #unsubscribe: (() => void) | undefined
   #paidFired = false
