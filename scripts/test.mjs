@@ -53,9 +53,9 @@ const background = {
     ],
   },
   // The wallet kits the phone bench's smoke pass times beside ours (bench/lib/competitors.mjs):
-  // after the vitest stage, so that it does not take CPU from the first install and build.
+  // beside the browser suites, which leave the CPU room that the stages before them do not.
   "the other SDKs' install": {
-    after: ['vitest'],
+    after: ['registry round trip'],
     run: [
       [
         'node',
@@ -72,11 +72,13 @@ const background = {
  * default the one before it here); `needs`, the background installs it waits for; `report`, the
  * JSON reports its runners write.
  *
- * The order: the checks that compute (types, sizes, vitest, the runtimes, the registry round trip)
- * follow each other, and the browser suites, which mostly wait (chains, polling, a browser
- * idling) and use a quarter to a half of one core each, run beside them: the widget's from the
- * vitest stage on, the demo's from the runtimes on, then the hosted demo's and the wallet
- * stacks', the bench smoke and the docs. Each has its own servers, ports and output folder.
+ * The order, measured on 2 cores: the stages that compute (types beside sizes, vitest, the
+ * runtimes, the registry round trip) run one after another, because beside anything they slow
+ * down by more than they leave room (vitest took twice as long beside the widget's suite). The
+ * browser suites mostly wait (chains, polling, a browser idling), so they run two at a time: the
+ * widget's beside the demo's, then the hosted demo's and the wallet stacks' beside the rest of
+ * the demo's, then the docs beside the bench smoke. Each has its own servers, ports and output
+ * folder.
  */
 const stages = [
   { name: 'install and build', after: [], run: [['sh', 'scripts/setup.sh']] },
@@ -109,13 +111,6 @@ const stages = [
     ],
   },
   {
-    name: 'widget in Chromium',
-    after: ['lint', 'typecheck', 'size and packages'],
-    needs: ['system packages'],
-    report: ['widget'],
-    run: [[...pnpm, '--filter', '@paysession/checkout', 'run', 'test:browser']],
-  },
-  {
     name: 'runtimes',
     after: ['vitest'],
     report: ['runtimes'],
@@ -133,16 +128,24 @@ const stages = [
     ],
   },
   {
-    name: 'e2e',
-    after: ['vitest'],
-    report: ['e2e'],
-    run: [[...pnpm, '--filter', '@paysession/e2e', 'exec', 'playwright', 'test']],
-  },
-  {
     name: 'registry round trip',
-    after: ['runtimes'],
+    needs: ['system packages'],
     report: ['registry'],
     run: [[...pnpm, '--filter', '@paysession/checkout', 'run', 'test:registry']],
+  },
+  {
+    name: 'widget in Chromium',
+    after: ['registry round trip'],
+    needs: ['system packages'],
+    report: ['widget'],
+    run: [[...pnpm, '--filter', '@paysession/checkout', 'run', 'test:browser']],
+  },
+  {
+    name: 'e2e',
+    after: ['registry round trip'],
+    needs: ['system packages'],
+    report: ['e2e'],
+    run: [[...pnpm, '--filter', '@paysession/e2e', 'exec', 'playwright', 'test']],
   },
   {
     name: 'e2e hosted',
@@ -155,18 +158,18 @@ const stages = [
     report: ['e2e-wallets'],
     run: [[...pnpm, '--filter', '@paysession/e2e', 'run', 'test:wallets']],
   },
+  {
+    name: 'docs',
+    after: ['e2e'],
+    report: ['docs'],
+    run: [[...pnpm, '--filter', '@paysession/docs', 'test']],
+  },
   // Every bench once with tiny sizes (bench/README.md): proves each still runs.
   {
     name: 'bench smoke',
-    after: ['registry round trip'],
+    after: ['e2e'],
     needs: ["the other SDKs' install"],
     run: [[...pnpm, '--filter', '@paysession/bench', 'smoke']],
-  },
-  {
-    name: 'docs',
-    after: ['registry round trip'],
-    report: ['docs'],
-    run: [[...pnpm, '--filter', '@paysession/docs', 'test']],
   },
 ]
 for (const [i, stage] of stages.entries()) stage.after ??= i ? [stages[i - 1].name] : []
@@ -222,6 +225,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 
 const done = []
 const started = Date.now()
+const machineAtStart = machineCpu()
 const slug = (name) => name.replace(/\W+/g, '-')
 const chosenNames = new Set(chosen.map((stage) => stage.name))
 for (const { name, after } of [...stages, ...Object.values(background)])
@@ -291,6 +295,7 @@ function schedule() {
 async function runStage(stage, tag, log) {
   const t0 = Date.now()
   const from = t0 - started
+  const machine0 = machineCpu()
   running.set(tag, stage.name)
   let failure
   let cpuMs = 0
@@ -308,7 +313,7 @@ async function runStage(stage, tag, log) {
   running.delete(tag)
   const ms = Date.now() - t0
   console.error(`\n◀ ${stage.name}: ${clock(ms)}, cpu ${clock(cpuMs)}${failure ? ', FAILED' : ''}`)
-  return { stage, ms, cpuMs, from, failure }
+  return { stage, ms, cpuMs, from, busy: busy(machine0), failure }
 }
 
 /**
@@ -400,23 +405,26 @@ function finish(outcome, code) {
   // than it computes (network, timers, a browser idling), the room to run things beside it.
   const lines = [
     '',
-    'npm test: time per stage (wall, CPU time of its processes, and when it started)',
+    'npm test: time per stage (wall, CPU time of its processes, when it started, and how busy',
+    "the machine's cores were meanwhile: a stage's CPU time misses servers that outlive their parent)",
     '',
   ]
   const width = Math.max(
     ...[...stages.map((s) => s.name), ...Object.keys(background)].map((n) => n.length),
   )
   done.sort((a, b) => stages.indexOf(a.stage) - stages.indexOf(b.stage))
-  for (const { stage, ms, cpuMs, from, failure } of done)
+  for (const { stage, ms, cpuMs, from, busy, failure } of done)
     lines.push(
-      `  ${stage.name.padEnd(width)}  ${clock(ms).padStart(6)}  cpu ${clock(cpuMs).padStart(6)}  from ${clock(from).padStart(5)}${failure ? '  FAILED' : ''}`,
+      `  ${stage.name.padEnd(width)}  ${clock(ms).padStart(6)}  cpu ${clock(cpuMs).padStart(6)}  from ${clock(from).padStart(5)}  machine ${busy}${failure ? '  FAILED' : ''}`,
     )
   for (const name of running.values()) lines.push(`  ${name.padEnd(width)}  stopped`)
   for (const [name, job] of Object.entries(jobs))
     lines.push(
       `  ${name.padEnd(width)}  ${job.ms === undefined ? 'stopped' : clock(job.ms).padStart(6)}  (in the background${job.t0 === undefined ? '' : `, from ${clock(job.t0 - started)}`})`,
     )
-  lines.push(`  ${'total'.padEnd(width)}  ${clock(Date.now() - started).padStart(6)}`)
+  lines.push(
+    `  ${'total'.padEnd(width)}  ${clock(Date.now() - started).padStart(6)}  (the machine's cores busy ${busy(machineAtStart)} of it)`,
+  )
   for (const { stage, ms } of done) {
     if (ms < 60_000 || !stage.report) continue
     const slow = slowest(stage.report)
@@ -431,6 +439,25 @@ function finish(outcome, code) {
     writeFileSync(join(root, 'test-results', 'stages.txt'), text)
   } catch {}
   process.exit(code)
+}
+
+/** The machine's CPU time, busy and in all, from Linux's /proc/stat (zeros elsewhere). */
+function machineCpu() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1)
+    const ticks = fields.map(Number)
+    const total = ticks.reduce((sum, n) => sum + n, 0)
+    return { busy: total - ticks[3] - ticks[4], total }
+  } catch {
+    return { busy: 0, total: 0 }
+  }
+}
+
+/** How busy the machine's cores were since `from` (a machineCpu()), as a percentage. */
+function busy(from) {
+  const now = machineCpu()
+  const total = now.total - from.total
+  return total ? `${Math.round((100 * (now.busy - from.busy)) / total)}%`.padStart(4) : '   ?'
 }
 
 function clock(ms) {
