@@ -104,6 +104,9 @@ export class PreviewController implements ReactiveController {
       expectedCurrency: string | undefined
     },
   ) {
+    // The dialog's code downloads beside the read: on a phone its round trips would otherwise
+    // come after the button's, when a customer may already be pressing it.
+    this.#host.fetchEngine().catch(() => {})
     let reader: SessionRead | undefined
     try {
       reader = await loadSessionRead()
