@@ -13,9 +13,9 @@ import { languages } from './i18n/languages.js'
 // |   English [<tag>.js]               |                                       |                 |
 // | the button's session read and      | at first paint, once session id,      | loadSessionRead |
 // |   amount format [preview.read]     |   token and service are set           |                 |
-// | the dialog: core, wagmi, viem,     | fetched once the button has its       | loadDialog,     |
-// |   query-core, the controller, the  |   words; started when the page is     |  prefetchDialog |
-// |   step views [checkout.dialog]     |   idle or on first open               |                 |
+// | the dialog: core, wagmi, viem,     | fetched beside the button's read;     | loadDialog,     |
+// |   query-core, the controller, the  |   started when the page is idle once  |  downloadDialog,|
+// |   step views [checkout.dialog]     |   the button has its words, or on open|  startDialog    |
 // | the manual, no-wallet, pairing and | the first time the dialog shows one   | loads.dialog.ts |
 // |   rare views [checkout.manual]     |                                       |   lazyViews     |
 // | the gasless button [gasless]       | a step that offers it (`relay-url`,   | loads.dialog.ts |
@@ -56,14 +56,14 @@ export const loadDialog = () =>
   )
 
 /**
- * After the button's read: the dialog's code downloads at once (the button painted first, and a
- * customer who clicks soon waits less), and starts when the page is idle. Opening starts it too.
+ * Beside the button's read, the dialog's code downloads: on a phone its round trips would
+ * otherwise come after the button's, when a customer may already be pressing it.
  */
-export function prefetchDialog(host: {
-  fetchEngine(): Promise<unknown>
-  loadEngine(): Promise<unknown>
-}) {
-  host.fetchEngine().catch(() => {})
+export const downloadDialog = (host: { fetchEngine(): Promise<unknown> }) =>
+  void host.fetchEngine().catch(() => {})
+
+/** Once the button has its words, the dialog starts when the page is idle. Opening starts it too. */
+export function startDialog(host: { loadEngine(): Promise<unknown> }) {
   const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
   idle(() => void host.loadEngine(), { timeout: 2000 })
 }

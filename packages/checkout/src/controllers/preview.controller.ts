@@ -9,7 +9,7 @@ import {
 import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { PaySessionErrorEvent } from '../events/error.js'
 import { PaySessionReadyEvent } from '../events/ready.js'
-import { loadSessionRead, prefetchDialog } from '../loads.js'
+import { downloadDialog, loadSessionRead, startDialog } from '../loads.js'
 
 type SessionRead = Awaited<ReturnType<typeof loadSessionRead>>
 
@@ -104,9 +104,7 @@ export class PreviewController implements ReactiveController {
       expectedCurrency: string | undefined
     },
   ) {
-    // The dialog's code downloads beside the read: on a phone its round trips would otherwise
-    // come after the button's, when a customer may already be pressing it.
-    this.#host.fetchEngine().catch(() => {})
+    downloadDialog(this.#host)
     let reader: SessionRead | undefined
     try {
       reader = await loadSessionRead()
@@ -136,8 +134,8 @@ export class PreviewController implements ReactiveController {
       )
     }
     this.#host.requestUpdate()
-    // The dialog's code once the button has its words, not while they are read (loads.ts).
-    prefetchDialog(this.#host)
+    // The dialog starts once the button has its words, not while they are read (loads.ts).
+    startDialog(this.#host)
   }
 
   #announce(session: PaymentSession) {
