@@ -7,6 +7,7 @@ import {
   events,
   openPage,
   payButton,
+  payWithTestWallet,
   transfersTo,
   waitForCheckout,
   waitForStep,
@@ -168,14 +169,7 @@ test('rpcUrls the page sets after the checkout started are the ones it pays thro
   await checkout(page).evaluate((el, rpc) => {
     ;(el as any).rpcUrls = { 31337: rpc }
   }, env.rpc)
-  await payButton(page).click()
-  await waitForStep(page, 'chooseWallet')
-  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
-  await waitForStep(page, 'chooseToken')
-  await dialog(page).getByRole('button', { name: /USDC/ }).click()
-  await waitForStep(page, 'review')
-  await dialog(page).getByRole('button', { name: /^Pay / }).click()
-  await waitForStep(page, 'paid')
+  await payWithTestWallet(page)
   expect(await transfersTo(session)).toBe(1)
 })
 

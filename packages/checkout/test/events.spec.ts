@@ -6,6 +6,7 @@ import {
   openPage,
   payButton,
   payOutside,
+  payWithTestWallet,
   waitForStep,
 } from './support.js'
 
@@ -18,14 +19,7 @@ const ofType = async (page: Parameters<typeof events>[0], type: string) =>
 test('events: paid here, then a reload replays paid once and sends nothing', async ({ page }) => {
   const session = await createSession('3.00', 'USD')
   await openPage(page, session)
-  await payButton(page).click()
-  await waitForStep(page, 'chooseWallet')
-  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
-  await waitForStep(page, 'chooseToken')
-  await dialog(page).getByRole('button', { name: /USDC/ }).click()
-  await waitForStep(page, 'review')
-  await dialog(page).getByRole('button', { name: /^Pay / }).click()
-  await waitForStep(page, 'paid')
+  await payWithTestWallet(page)
   const sent = await ofType(page, 'paysession-funding-sent')
   expect(sent).toHaveLength(1)
   expect(sent[0]!.detail.hash).toMatch(/^0x[0-9a-f]{64}$/)

@@ -3,7 +3,15 @@ import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, type Page, test } from '@playwright/test'
-import { createSession, dialog, env, payButton, type Session, waitForStep } from './support.js'
+import {
+  createSession,
+  dialog,
+  env,
+  payButton,
+  payWithTestWallet,
+  type Session,
+  waitForStep,
+} from './support.js'
 import { installWallet } from './wallet.js'
 
 // Every byte pinned: pages that run only scripts whose hash the page names. The policy allows
@@ -144,14 +152,7 @@ async function open(page: Page, path: string, session: Session, from = 'cdn') {
 }
 
 async function pay(page: Page) {
-  await payButton(page).click()
-  await waitForStep(page, 'chooseWallet')
-  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
-  await waitForStep(page, 'chooseToken')
-  await dialog(page).getByRole('button', { name: /USDC/ }).click()
-  await waitForStep(page, 'review')
-  await dialog(page).getByRole('button', { name: /^Pay / }).click()
-  await waitForStep(page, 'paid')
+  await payWithTestWallet(page)
   await expect(dialog(page).getByRole('heading', { name: 'Payment received' })).toBeVisible()
 }
 

@@ -152,6 +152,18 @@ const where = (page: Page) =>
     })
     .catch((error) => `the page did not answer (${error})`)
 
+/** From the page's button to paid: the test wallet, USDC, then Pay in the review. */
+export async function payWithTestWallet(page: Page) {
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
+  await waitForStep(page, 'chooseToken')
+  await dialog(page).getByRole('button', { name: /USDC/ }).click()
+  await waitForStep(page, 'review')
+  await dialog(page).getByRole('button', { name: /^Pay / }).click()
+  await waitForStep(page, 'paid')
+}
+
 /** The checkout has started (its dialog code runs once the page is idle, or on open). */
 export const waitForCheckout = (page: Page) =>
   page.waitForFunction(

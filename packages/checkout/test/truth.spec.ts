@@ -11,6 +11,7 @@ import {
   openPage,
   payButton,
   payOutside,
+  payWithTestWallet,
   shot,
   waitForCheckout,
   waitForStatus,
@@ -153,12 +154,6 @@ test('a refused token, the page hands a fresh one: payable as usual', async ({ p
   // (Here the funding window is shorter than the token's hour: a refused token stands in.)
   await openPage(page, session, { token: 'pst_refused', tokenProvider: true })
   await expect(payButton(page)).toHaveText('Pay $10.00')
-  await payButton(page).click()
-  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
-  await waitForStep(page, 'chooseToken')
-  await dialog(page).getByRole('button', { name: /USDC/ }).click()
-  await waitForStep(page, 'review')
-  await dialog(page).getByRole('button', { name: /^Pay / }).click()
-  await waitForStep(page, 'paid')
+  await payWithTestWallet(page)
   await waitForStatus(session, ['FUNDED'])
 })
