@@ -4,13 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import {
-  isAddressInUse,
-  PortInUseError,
-  type Sandbox,
-  type SandboxOptions,
-  startSandbox,
-} from '@paysession/sandbox'
+import { listenOn, type Sandbox, type SandboxOptions, startSandbox } from '@paysession/sandbox'
 import { createPaySessionClient } from '@paysession/server'
 import { createFileRelayStore } from '@paysession/server/node'
 import { createRelayHandler } from '@paysession/server/relay'
@@ -127,16 +121,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       },
     })
     const port = options.port ?? 3000
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (error) =>
-        reject(
-          isAddressInUse(error)
-            ? new PortInUseError(port, 'the demo shop', 'PAYSESSION_DEMO_PORT', { cause: error })
-            : error,
-        ),
-      )
-      server.listen(port, '127.0.0.1', () => resolve())
-    })
+    await listenOn(server, port, '127.0.0.1', 'the demo shop', 'PAYSESSION_DEMO_PORT')
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     webhookUrl = `${url}/webhooks`
     sandbox.setWebhookUrl(webhookUrl)

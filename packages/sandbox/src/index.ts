@@ -46,7 +46,7 @@ export {
 } from './chain/tokens.js'
 export { isProfile, type Profile, profiles } from './http/profile.js'
 export { startRewritingProxy } from './http/rewritingProxy.js'
-export { isAddressInUse, PortInUseError } from './portInUse.js'
+export { isAddressInUse, listenOn, PortInUseError } from './portInUse.js'
 export { signWebhook, type WebhookBacklog } from './service/webhooks.js'
 
 export interface SandboxOptions extends AccessOptions {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
-import { isAddressInUse, PortInUseError } from '../portInUse.js'
+import { listenOn } from '../portInUse.js'
 import type { Context } from '../service/context.js'
 import type { ApiError } from '../service/errors.js'
 import type { Access } from './access.js'
@@ -65,16 +65,7 @@ async function handle(ctx: Context, access: Access, req: IncomingMessage, res: S
 export async function listen(ctx: Context, access: Access, port: number, host = '127.0.0.1') {
   const server = createServer((req, res) => void handle(ctx, access, req, res))
   server.keepAliveTimeout = 5000
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) =>
-      reject(
-        isAddressInUse(error)
-          ? new PortInUseError(port, 'the sandbox API', 'PAYSESSION_PORT (port)', { cause: error })
-          : error,
-      ),
-    )
-    server.listen(port, host, resolve)
-  })
+  await listenOn(server, port, host, 'the sandbox API', 'PAYSESSION_PORT (port)')
   return {
     server,
     url: `http://${host}:${(server.address() as AddressInfo).port}`,
