@@ -1,12 +1,12 @@
 // `npm test`: every stage of the suite, each timed, each in a process group of its own that is
 // stopped when the stage ends, also after a failure, a hang or Ctrl-C. A stage starts when the
-// stages it is `after` have passed (by default the one before it in the list), so stages that
-// mostly wait (a browser idling, chains, polling) run beside those that compute. One stage's
+// stages it is `after` have passed (by default the one before it in the list), so the browser
+// suites, which mostly wait (a browser idling, chains, polling), run two at a time. One stage's
 // output at a time is shown as it comes; a stage that starts while another's is shown keeps its
 // output in test-results/<stage>.log and shows it whole when it ends. Ends with a table of each
-// stage's wall and CPU time and when it started (also written to test-results/stages.txt) and,
-// for a stage over a minute, its slowest tests, read from the runners' JSON reports in
-// test-results/reports/.
+// stage's wall and CPU time, when it started and how busy the machine was meanwhile (also written
+// to test-results/stages.txt) and, for a stage over a minute, its slowest tests, read from the
+// runners' JSON reports in test-results/reports/.
 // Only Node's own modules: the first stage installs everything else.
 //
 // The stages: install and build (scripts/setup.sh); lint; types everywhere; the widget's size

@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test'
 import {
   createSession,
-  dialog,
   events,
   openPage,
   payButton,

@@ -10,7 +10,6 @@ import {
   payButton,
   payWithTestWallet,
   type Session,
-  waitForStep,
 } from './support.js'
 import { installWallet } from './wallet.js'
 

@@ -286,7 +286,7 @@ export class PaySessionCheckout extends LitElement {
     return this.controller?.state
   }
 
-  /** Fetches the dialog code without running the checkout: once the button shows (loads.ts). */
+  /** Fetches the dialog code without running the checkout (when: loads.ts). */
   fetchEngine(): Promise<Engine> {
     this.#dialogCode ??= loadDialog()
     return this.#dialogCode
