@@ -15,7 +15,14 @@ import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
 import { expect, type Page, test } from '@playwright/test'
-import { createSession, dialog, env, payButton, type Session, waitForStep } from './support.js'
+import {
+  createSession,
+  dialog,
+  env,
+  payButton,
+  payWithTestWallet,
+  type Session,
+} from './support.js'
 import { installWallet } from './wallet.js'
 
 // The registry round trip, as a stranger meets the packages: a real npm registry (Verdaccio, no
@@ -246,14 +253,7 @@ async function payInApp(page: Page, appUrl: string, session: Session) {
   })
   await page.goto(`${appUrl}/?${query}`)
   await expect(payButton(page)).toHaveText('Pay $7.50')
-  await payButton(page).click()
-  await waitForStep(page, 'chooseWallet')
-  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
-  await waitForStep(page, 'chooseToken')
-  await dialog(page).getByRole('button', { name: /USDC/ }).click()
-  await waitForStep(page, 'review')
-  await dialog(page).getByRole('button', { name: /^Pay / }).click()
-  await waitForStep(page, 'paid')
+  await payWithTestWallet(page)
   await expect(dialog(page).getByRole('heading', { name: 'Payment received' })).toBeVisible()
   expect(await page.evaluate(() => (window as any).__paid)).toEqual([
     expect.objectContaining({ sessionId: session.paymentSessionId, replay: false }),
