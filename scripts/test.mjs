@@ -53,9 +53,10 @@ const background = {
     ],
   },
   // The wallet kits the phone bench's smoke pass times beside ours (bench/lib/competitors.mjs):
-  // beside the browser suites, which leave the CPU room that the stages before them do not.
+  // beside the registry round trip, which mostly waits on its own installs and leaves a core
+  // idle; the stages before it do not.
   "the other SDKs' install": {
-    after: ['registry round trip'],
+    after: ['runtimes'],
     run: [
       [
         'node',

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
+import { axeViolations } from '../../scripts/axe.mjs'
 import { serveStatic } from '../../scripts/serve-static.mjs'
 
 // The built site (npm run build:docs) as a static host serves it, under a path of its own.
@@ -84,8 +84,10 @@ for (const path of [
     await page.goto(`${site.url}${path}`)
     await expect(page.locator('.VPContent')).toBeVisible()
     await page.waitForLoadState('networkidle')
-    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()
-    for (const violation of axe.violations) {
+    const violations = await axeViolations(page, undefined, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
+    })
+    for (const violation of violations) {
       problems.push(`axe ${violation.id} (${violation.nodes.length}): ${violation.help}`)
     }
     expect(problems).toEqual([])

@@ -1,8 +1,8 @@
 // The browser side: the <paysession-checkout> element (through its open shadow root), the
 // demo's Sandbox Wallet, screenshots and axe.
-import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, type TestInfo } from '@playwright/test'
 import type { CheckoutStep as Step } from '../../packages/core/src/checkout/types.js'
+import { axeViolations } from '../../scripts/axe.mjs'
 import { env } from './env.js'
 
 // The checkout's steps are core's type, not a copy (type-only: nothing of core loads here).
@@ -265,8 +265,7 @@ export async function shot(page: Page, testInfo: TestInfo, name: string) {
 
 /** axe on the widget (its shadow DOM included): no violations, in every state. */
 export async function expectAxeClean(page: Page, testInfo?: TestInfo, name?: string) {
-  const result = await new AxeBuilder({ page }).include('paysession-checkout').analyze()
-  const violations = result.violations.map(
+  const violations = (await axeViolations(page, { include: [['paysession-checkout']] })).map(
     (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
   )
   if (testInfo && violations.length)

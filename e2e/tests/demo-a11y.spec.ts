@@ -3,8 +3,8 @@
 // whole page and the wallet's shadow root; the widget is checked in its own specs; in dark, the
 // colour rules, the rest being the same page), every link and button is found by the text it
 // shows, and on a phone every tap target is at least 44 × 44 px.
-import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
+import { axeViolations } from '../../scripts/axe.mjs'
 import { createOrder, env, type Order, payWithCli, waitForStatus } from '../support/demo.js'
 import {
   chooseToken,
@@ -25,10 +25,14 @@ const widths = [
 
 async function expectAxeClean(page: Page, state: string, colorsOnly: boolean) {
   // The widget has its own axe checks in every state (tests/*.spec.ts, packages/checkout).
-  let axe = new AxeBuilder({ page }).exclude('paysession-checkout')
   // Dark mode changes colours only: the rest of the page was checked in light at the same width.
-  if (colorsOnly) axe = axe.withRules(['color-contrast', 'link-in-text-block'])
-  const { violations } = await axe.analyze()
+  const violations = await axeViolations(
+    page,
+    { exclude: [['paysession-checkout']] },
+    colorsOnly
+      ? { runOnly: { type: 'rule', values: ['color-contrast', 'link-in-text-block'] } }
+      : {},
+  )
   expect
     .soft(
       violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
+import { axeViolations } from '../../scripts/axe.mjs'
 import { serveStatic } from '../../scripts/serve-static.mjs'
 import {
   chooseToken,
@@ -64,7 +64,7 @@ async function openShop(page: Page) {
 
 /** axe on the whole page (the simulation banner, its Reset, the page): no violations. */
 async function expectAxeClean(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze()
+  const violations = await axeViolations(page)
   expect(
     violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([])

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page } from '@playwright/test'
+import { axeViolations } from '../../../scripts/axe.mjs'
 import { installWallet } from './wallet.js'
 
 export const env = {
@@ -176,10 +176,8 @@ export const events = (page: Page) =>
   )
 
 export async function expectAxeClean(page: Page) {
-  const result = await new AxeBuilder({ page }).include('paysession-checkout').analyze()
-  expect(
-    result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`),
-  ).toEqual([])
+  const violations = await axeViolations(page, { include: [['paysession-checkout']] })
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([])
 }
 
 export const shot = (page: Page, name: string) =>
