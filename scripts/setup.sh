@@ -13,12 +13,24 @@ PNPM="node scripts/pnpm.mjs"
 manifests=$(cat pnpm-lock.yaml pnpm-workspace.yaml package.json packages/*/package.json apps/*/package.json e2e/package.json e2e/runtimes/package.json examples/*/package.json bench/package.json 2>/dev/null | cksum)
 if [ -n "$PAYSESSION_FORCE_SETUP" ] || [ ! -d node_modules/.pnpm ] ||
   [ "$(cat "$STAMPS/install" 2>/dev/null)" != "$manifests" ]; then
-  $PNPM install --frozen-lockfile --reporter=append-only 2>&1 | grep -vE '^(Progress|npm warn)' || true
+  # The dependencies' own install scripts run beside the package builds below, which need none
+  # of them: better-sqlite3 compiles SQLite on one core for about a minute, anvil and the
+  # runtimes unpack their binaries.
+  $PNPM install --frozen-lockfile --ignore-scripts --reporter=append-only 2>&1 | grep -vE '^(Progress|npm warn)' || true
   test -d node_modules/.pnpm || { echo "pnpm install failed" >&2; exit 1; }
   mkdir -p "$STAMPS"
-  echo "$manifests" > "$STAMPS/install"
-  rm -f "$STAMPS"/build-*
+  rm -f "$STAMPS/install" "$STAMPS"/build-*
+  $PNPM rebuild -r > "$STAMPS/scripts.log" 2>&1 &
+  scripts=$!
 fi
+
+# The install is stamped once its scripts have run: an interrupted one is done again next time.
+finish() {
+  [ -z "$scripts" ] && exit 0
+  wait "$scripts" || { cat "$STAMPS/scripts.log" >&2; echo "the dependencies' install scripts failed" >&2; exit 1; }
+  echo "$manifests" > "$STAMPS/install"
+  exit 0
+}
 
 # A package's build inputs: its sources and configs and the shared tsconfig. (A package is
 # also rebuilt when a workspace package it uses is, below.)
@@ -56,7 +68,7 @@ for pkg in $order; do
   done
   [ -n "$rebuild" ] && todo="$todo $pkg"
 done
-[ -z "$todo" ] && exit 0
+[ -z "$todo" ] && finish
 
 # Stamped from the start: a file edited during the build makes the next run build again.
 filters=""
@@ -66,3 +78,4 @@ for pkg in $todo; do
 done
 $PNPM -r $filters build
 for pkg in $todo; do mv "$STAMPS/build-$pkg.next" "$STAMPS/build-$pkg"; done
+finish
