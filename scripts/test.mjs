@@ -52,9 +52,9 @@ const background = {
       ['sh', 'scripts/ensure-services.sh'],
     ],
   },
-  // The wallet kits the phone bench's smoke pass times beside ours (bench/lib/competitors.mjs):
-  // beside the registry round trip, which mostly waits on its own installs and leaves a core
-  // idle; the stages before it do not.
+  // The wallet kits' apps that the phone bench's smoke pass times beside ours, installed and built
+  // (bench/lib/competitors.mjs): beside the registry round trip, which mostly waits on its own
+  // installs and leaves a core idle; the stages before it do not.
   "the other SDKs' install": {
     after: ['runtimes'],
     run: [
@@ -62,7 +62,7 @@ const background = {
         'node',
         '--input-type=module',
         '-e',
-        "const m = await import('./bench/lib/competitors.mjs'); const e = m.ensureInstalled(); if (e) { console.error(e); process.exit(1) }",
+        "const m = await import('./bench/lib/competitors.mjs'); const r = await m.cachedBuilds(m.APPS.map(m.outName)); if (r.error) { console.error(r.error); process.exit(1) }",
       ],
     ],
   },
