@@ -270,3 +270,22 @@ test('loading: the button waits for the session, then shows its amount', async (
   release()
   await expect(payButton(page)).toHaveText('Pay $10.00')
 })
+
+test('the dialog starts from the button’s read: the wallets show while every later read waits', async ({
+  page,
+}) => {
+  const session = await createSession('10.00', 'USD')
+  let reads = 0
+  await page.route(`**/payment-sessions/${session.paymentSessionId}`, async (route) => {
+    // The button's read goes through; the rest wait past the test's end.
+    if (++reads > 1) await new Promise(() => {})
+    await route.continue()
+  })
+  // The handed read counts while it is as fresh as a poll (polling.interval): a loaded machine
+  // may start the dialog seconds after the button's read.
+  await openPage(page, session, { polling: { interval: 30_000 } })
+  await expect(payButton(page)).toHaveText('Pay $10.00')
+  await payButton(page).click()
+  await waitForStep(page, 'chooseWallet')
+  await expect(dialog(page).getByRole('button', { name: 'Test Wallet' })).toBeVisible()
+})

@@ -91,7 +91,7 @@ export async function openPage(
     /** More attributes for the element (`expected-amount`, another `api-base`...). */
     attributes?: Record<string, string>
     /** The element's `polling` property: core's polling settings. */
-    polling?: { callsTimeout?: number }
+    polling?: { callsTimeout?: number; interval?: number }
   } = {},
 ) {
   const service = options.service ?? { api: env.api, rpc: env.rpc }

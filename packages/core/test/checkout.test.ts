@@ -141,6 +141,56 @@ describe('checkout controller against the sandbox', () => {
     }
   })
 
+  test("the page's own read, a moment old, starts the checkout without a second read; an older one, or another session's, is read again", async () => {
+    const session = await createSession(sb, '1.25')
+    const other = await createSession(sb, '1.50')
+    const read = (s: typeof session) =>
+      getSession(paySessionConfig(sb, mockWagmi(sb, sb.customers[0]!.address)), {
+        sessionId: s.paymentSessionId,
+        sessionToken: s.paymentSessionToken,
+      })
+    const [initialSession, otherSession] = await Promise.all([read(session), read(other)])
+    // Every read of the session waits until the test lets it through.
+    let release = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let reads = 0
+    const held: typeof fetch = async (input, init) => {
+      if (String(input).includes(session.paymentSessionId)) {
+        reads++
+        await released
+      }
+      return fetch(input, init)
+    }
+    const start = (handed: typeof initialSession, updatedAt: number) =>
+      createCheckout(
+        paySessionConfig(sb, mockWagmi(sb, sb.customers[0]!.address), { fetch: held }),
+        {
+          sessionId: session.paymentSessionId,
+          sessionToken: session.paymentSessionToken,
+          initialSession: handed,
+          initialSessionUpdatedAt: updatedAt,
+        },
+      )
+    const fresh = start(initialSession, Date.now())
+    const stale = start(initialSession, Date.now() - 60_000) // polling.interval is 100 ms here
+    const mixedUp = start(otherSession, Date.now())
+    try {
+      const state = await waitForStep(fresh, 'chooseWallet')
+      expect(state.session).toEqual(initialSession)
+      expect(stale.getState().step).toBe('loading')
+      expect(mixedUp.getState().step).toBe('loading')
+      expect(reads).toBeGreaterThanOrEqual(3) // the fresh one's polling, and the other two's loads
+      release()
+      expect((await waitForStep(stale, 'chooseWallet')).session?.amount).toBe('1.25')
+      expect((await waitForStep(mixedUp, 'chooseWallet')).session?.amount).toBe('1.25')
+    } finally {
+      release()
+      for (const checkout of [fresh, stale, mixedUp]) checkout.destroy()
+    }
+  })
+
   test('declined in the wallet, then retry pays once', async () => {
     const customer = sb.customers[2]!
     const session = await createSession(sb, '5.00')

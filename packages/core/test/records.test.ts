@@ -7,6 +7,7 @@ import {
 } from '../src/exports/index.js'
 import { type PaymentRecord, writePaymentRecord } from '../src/utils/paymentRecord.js'
 import {
+  anvilRpc,
   createSession,
   mockWagmi,
   paySessionConfig,
@@ -73,6 +74,8 @@ test('a signed authorization blocks until it expires, then a payment is allowed 
 test('once the transfer shows on chain, the waiting payment resumes with its hash', async () => {
   const { config, session, storage, created } = await setup({ state: 'awaitingWallet' })
   const hash = await sb.pay(created.paymentSessionId, { from: sb.customers[2]!.privateKey })
+  // The send can return before its block is in: the check runs once the transfer is on chain.
+  await expect.poll(() => anvilRpc(sb, 'eth_getTransactionReceipt', [hash])).not.toBeNull()
   const previous = await checkPreviousPayment(config, { session })
   expect(previous).toMatchObject({ kind: 'inFlight', reason: 'transferFound', hash })
   expect(readPaymentRecord(storage, created.paymentSessionId)?.hash).toBe(hash)

@@ -94,8 +94,11 @@ export interface CheckoutHost extends ReactiveControllerHost, EventTarget, Walle
     | ((sessionId: string) => Promise<string | undefined> | string | undefined)
     | undefined
   readonly resolvedLocale: string
-  /** The button's read, handed the session core read when its own read was refused. */
-  readonly preview: { adopt(session: PaymentSession): void }
+  /** The button's read: core starts from it, and hands it the session when its own was refused. */
+  readonly preview: {
+    adopt(session: PaymentSession): void
+    lastRead(): { session: PaymentSession; at: number } | undefined
+  }
   close(): void
   /** A lazily loaded view's styles join the element's shadow root. */
   addStyles(styles: CSSResult): void
@@ -289,6 +292,7 @@ export class CheckoutController implements ReactiveController {
       if (h.x402Url) checkUrl(h.x402Url, 'x402Url')
       if (h.walletConnectRelayUrl) checkSocketUrl(h.walletConnectRelayUrl, 'walletConnectRelayUrl')
       const registry = this.#registryOf(h)
+      const read = h.preview.lastRead()
       this.#config = createPaySessionConfig({
         apiBase,
         registry,
@@ -308,6 +312,9 @@ export class CheckoutController implements ReactiveController {
         expectedAmount: h.expectedAmount,
         expectedCurrency: h.expectedCurrency,
         relayUrl: h.relayUrl,
+        // The button's read, a moment old: the dialog does not wait for a second one.
+        initialSession: read?.session,
+        initialSessionUpdatedAt: read?.at,
         paths: this.#loads.paths,
       })
     } catch (error) {

@@ -42,6 +42,7 @@ export class PreviewController implements ReactiveController {
   #started = false
   #formatMoney: SessionRead['formatMoney'] | undefined
   #key = ''
+  #lastRead: { key: string; session: PaymentSession; at: number } | undefined
 
   readonly #host: PreviewHost
 
@@ -52,10 +53,21 @@ export class PreviewController implements ReactiveController {
 
   hostUpdated() {
     const { sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency } = this.#host
-    const key = [sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency].join('|')
+    const key = this.#keyOf()
     if (key === this.#key || !sessionId || !sessionToken || !apiBase) return
     this.#key = key
     void this.#read(key, { sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency })
+  }
+
+  /** The button's read for the element's settings as they are now, and when it arrived. */
+  lastRead(): { session: PaymentSession; at: number } | undefined {
+    const read = this.#lastRead
+    return read?.key === this.#keyOf() ? read : undefined
+  }
+
+  #keyOf() {
+    const { sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency } = this.#host
+    return [sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency].join('|')
   }
 
   /**
@@ -115,6 +127,7 @@ export class PreviewController implements ReactiveController {
     if (key !== this.#key) return
     if (result && 'session' in result) {
       this.error = undefined
+      this.#lastRead = { key, session: result.session, at: Date.now() }
       this.#announce(result.session)
     } else {
       // Without `result` the chunk itself failed to load: nothing can be reached from here.

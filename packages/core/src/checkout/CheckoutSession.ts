@@ -157,6 +157,14 @@ export type CheckoutSessionParameters = {
    * to this machine; a relative URL resolves against the page), or `INVALID_CONFIG`.
    */
   relayUrl?: string | undefined
+  /**
+   * The session as the page read it moments ago (the widget's button reads it before the
+   * checkout's code has loaded): the first load starts from it instead of reading it again, when
+   * it is this session's and no older than `polling.interval`. Polling reads it afresh at once.
+   */
+  initialSession?: PaymentSession | undefined
+  /** When `initialSession` was read (ms since the epoch, by `polling.clock`). */
+  initialSessionUpdatedAt?: number | undefined
   paths: CheckoutPaths
 } & ExpectedPayment
 
@@ -393,6 +401,17 @@ export class CheckoutSession implements Checkout {
       void this.config.queryClient.invalidateQueries({ queryKey: sessionQueryKey(this.sessionId) })
   }
 
+  /** The page's own read of the session, once, if still as fresh as a poll's (`initialSession`). */
+  #initialSession(): PaymentSession | undefined {
+    const { initialSession: session, initialSessionUpdatedAt: at = 0 } = this.#parameters
+    this.#parameters = { ...this.#parameters, initialSession: undefined }
+    const { clock, interval } = this.config.polling
+    const age = clock.now() - at
+    return session?.paymentSessionId === this.sessionId && age >= 0 && age <= interval
+      ? session
+      : undefined
+  }
+
   async #readSession() {
     const { config, sessionId } = this
     return this.token.use((sessionToken) => getSession(config, { sessionId, sessionToken }))
@@ -401,7 +420,7 @@ export class CheckoutSession implements Checkout {
   async #load() {
     this.#dispatch({ type: 'load' }, { error: undefined, canRetry: false })
     try {
-      const session = await this.#readSession()
+      const session = this.#initialSession() ?? (await this.#readSession())
       // A session for another order is refused before anything is shown or offered: not even
       // "paid" (an order paid elsewhere is not this one), nor the manual payment.
       checkExpectedPayment(session, this.#parameters)
