@@ -77,9 +77,9 @@ const background = {
  * runtimes, the registry round trip) run one after another, because beside anything they slow
  * down by more than they leave room (vitest took twice as long beside the widget's suite). The
  * browser suites mostly wait (chains, polling, a browser idling), so they run two at a time: the
- * widget's beside the demo's, then the hosted demo's and the wallet stacks' beside the rest of
- * the demo's, then the docs beside the bench smoke. Each has its own servers, ports and output
- * folder.
+ * widget's beside the demo's (the docs site's build beside both), then the hosted demo's and the
+ * wallet stacks' beside the rest of the demo's, then the docs site's tests beside the bench
+ * smoke. Each has its own servers, ports and output folder.
  */
 const stages = [
   { name: 'install and build', after: [], run: [['sh', 'scripts/setup.sh']] },
@@ -148,9 +148,16 @@ const stages = [
     report: ['e2e'],
     run: [[...pnpm, '--filter', '@paysession/e2e', 'exec', 'playwright', 'test']],
   },
+  // The site's build computes while the two browser suites beside it mostly wait. It builds the
+  // hosted demo for its playground when missing; e2e hosted rebuilds it, so it comes after.
+  {
+    name: 'docs build',
+    after: ['registry round trip'],
+    run: [[...pnpm, '--filter', '@paysession/docs', 'run', 'build']],
+  },
   {
     name: 'e2e hosted',
-    after: ['widget in Chromium'],
+    after: ['widget in Chromium', 'docs build'],
     report: ['e2e-hosted'],
     run: [[...pnpm, '--filter', '@paysession/e2e', 'run', 'test:hosted']],
   },
@@ -161,9 +168,9 @@ const stages = [
   },
   {
     name: 'docs',
-    after: ['e2e'],
+    after: ['e2e', 'docs build'],
     report: ['docs'],
-    run: [[...pnpm, '--filter', '@paysession/docs', 'test']],
+    run: [[...pnpm, '--filter', '@paysession/docs', 'exec', 'playwright', 'test']],
   },
   // Every bench once with tiny sizes (bench/README.md): proves each still runs.
   {
