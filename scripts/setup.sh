@@ -44,13 +44,17 @@ inputs() {
 stale() {
   stamp=$STAMPS/build-$1
   [ -f "$stamp" ] && [ -d "packages/$1/dist" ] || return 0
-  # The widget's language list is written by its own build from the language files: not an input.
-  [ -n "$(find $(inputs "$1") -newer "$stamp" ! -path packages/checkout/src/i18n/languages.ts -print 2>/dev/null | head -n 1)" ]
+  [ -n "$(find $(inputs "$1") -newer "$stamp" -print 2>/dev/null | head -n 1)" ]
 }
 
 deps() {
   sed -n 's/.*"@paysession\/\([a-z-]*\)": "workspace:.*/\1/p' "packages/$1/package.json"
 }
+
+# The widget's language list, generated from its language files (written only when it changes):
+# written before the stamps are compared, so that its first writing does not look like an edit
+# made during the widget's build.
+node packages/checkout/scripts/languages.mjs
 
 # In dependency order (known packages first), so a package whose dependency is rebuilt is rebuilt too.
 order="protocol core server sandbox checkout"
