@@ -231,6 +231,30 @@ test.describe('zero gas balance', () => {
   })
 })
 
+test('the review appears whole: Pay never shows before the gasless button below it', async ({
+  page,
+}) => {
+  // The gasless button's chunk is held: a review without it would move Pay once it arrives.
+  let release!: () => void
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route('**/cdn/gasless-*.js', async (route) => {
+    await held
+    await route.continue()
+  })
+  const order = await createOrder('notebook')
+  await openCheckout(page, order.path, 0)
+  await connect(page)
+  await chooseToken(page, 'USDC')
+  await waitForStep(page, 'review')
+  await expect(dialog(page).getByText('Loading…')).toBeVisible()
+  await expect(reviewPayButton(page)).toHaveCount(0)
+  release()
+  await expect(reviewPayButton(page)).toBeVisible()
+  await expect(dialog(page).getByRole('button', { name: 'Pay without network fees' })).toBeVisible()
+})
+
 test('wallet on the wrong chain: switched, then paid', async ({ page }, testInfo) => {
   const order = await createOrder('notebook')
   await openCheckout(page, order.path, 0)

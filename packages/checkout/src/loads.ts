@@ -18,8 +18,8 @@ import { languages } from './i18n/languages.js'
 // |   step views [checkout.dialog]     |   the button has its words, or on open|  startDialog    |
 // | the manual, no-wallet, pairing and | the first time the dialog shows one   | loads.dialog.ts |
 // |   rare views [checkout.manual]     |                                       |   lazyViews     |
-// | the gasless button [gasless]       | a step that offers it (`relay-url`,   | loads.dialog.ts |
-// |                                    |   a token with EIP-3009)              |   gaslessView   |
+// | the gasless button [gasless]       | once a token offers it (`relay-url`,  | loads.dialog.ts |
+// |                                    |   EIP-3009); the review waits for it  |   gaslessView   |
 // | core's rarer paths: recovery,      | the first time the checkout takes one | loads.dialog.ts |
 // |   gasless, call bundles [paths]    |   (Pay, a payment left in flight)     |   paths         |
 // | a wallet kind's connector          | a checkout starting with the kind on  | loads.dialog.ts |

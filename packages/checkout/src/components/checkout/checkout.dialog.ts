@@ -1,7 +1,7 @@
 import type { CheckoutState } from '@paysession/core'
 import { html, type TemplateResult } from 'lit'
 import { CheckoutController, type CheckoutHost } from '../../controllers/checkout.controller.js'
-import { lazyViews, loadWallets, paths } from '../../loads.dialog.js'
+import { gaslessView, lazyViews, loadWallets, paths } from '../../loads.dialog.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
 import { type Controller, errorText, spinner, type T, type View } from './checkout.parts.js'
 import { chooseToken } from './steps/chooseToken.js'
@@ -56,6 +56,8 @@ export function renderStep(host: CheckoutHost, ctl: Controller, t: T): TemplateR
   const state = ctl.state
   if (!state) return spinner(t.loading)
   const view = { host, ctl, state, t }
+  // The gasless button's chunk as soon as a token offers it, so the review shows it from the start.
+  if (state.tokens.some((token) => token.gasless)) gaslessView(host)
   const body = steps[state.step](view)
   return html`${body}<p role="status" aria-live="polite" class="sr-only">${announce(state, t, ctl)}</p>`
 }

@@ -7,6 +7,7 @@ import {
   money,
   networkName,
   short,
+  spinner,
   tokenAmount,
   type View,
 } from '../checkout.parts.js'
@@ -28,13 +29,12 @@ const chevron = html`<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M4 6l4
 export function review(view: View) {
   const { ctl, state, t } = view
   if (ctl.changingToken) return chooseToken(view)
+  // The review appears whole: a gasless button arriving later would move Pay under a finger.
+  if (state.gasless && !gaslessView(view.host)) return spinner(t.loading)
   const to = state.session?.oneTimeWalletAddress ?? ''
   const amount = tokenAmount(view, state.selectedToken)
   // Pay without network fees (lazy, with `relay-url`): first when the wallet has no gas.
-  const gasless =
-    state.gasless && gaslessView(view.host)
-      ? gaslessView(view.host)!.gaslessButton(ctl, view.t)
-      : nothing
+  const gasless = state.gasless ? gaslessView(view.host)!.gaslessButton(ctl, view.t) : nothing
   const first = gasless !== nothing && state.gasWarning
   // Values line up on the right; one that can be changed or copied is itself the button.
   return html`
