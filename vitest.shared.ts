@@ -22,6 +22,13 @@ export const workspaceAlias = {
   '@paysession/protocol': src('protocol', 'index.ts'),
 }
 
+/**
+ * Files at once, the same in every project (vitest groups projects by it). Most files wait on
+ * their own sandbox and anvil: on 2 cores three at a time finished sooner than two, four later
+ * and with timing failures.
+ */
+export const maxWorkers = 3
+
 export const integrationTest = (name: string): ViteUserConfig => ({
   resolve: { alias: workspaceAlias },
   test: {
@@ -29,7 +36,6 @@ export const integrationTest = (name: string): ViteUserConfig => ({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Each file starts its own sandbox + anvil; two at a time fits 2 cores.
-    maxWorkers: 2,
+    maxWorkers,
   },
 })
