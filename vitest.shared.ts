@@ -23,7 +23,8 @@ export const workspaceAlias = {
 }
 
 /**
- * Files at once, the same in every project (vitest groups projects by it). Most files wait on
+ * Files at once, the same in every project (vitest groups projects by it; the checkout's and
+ * the scripts' configs, which typecheck alone, repeat the number). Most files wait on
  * their own sandbox and anvil: on 2 cores three at a time finished sooner than two, four later
  * and with timing failures.
  */
