@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { minifyHTMLLiterals } from 'minify-literals'
-import { defineConfig, type Plugin, transformWithOxc } from 'vite'
+import { defineConfig, type Plugin, runnerImport } from 'vite'
 import {
   catalogModule,
   languagesModule,
@@ -66,32 +66,31 @@ const builtLanguages = (mode: string): Plugin => ({
     if (!id.endsWith('/src/i18n/languages.built.ts')) return
     return mode === 'single-file'
       ? languagesModule(singleFileLanguages, { built: true })
-      : languagesModule(languageTags(), { built: true, byUrl: true })
+      : languagesModule(languageTags(), { byUrl: true })
   },
 })
 
-// Each language file but English's is built as its strings in English's key order
-// (scripts/languages.mjs, catalogModule): a language's chunk carries its words, not the keys again.
+// In the single file, each language file but English's is built as its strings in English's key
+// order (scripts/languages.mjs, catalogModule): it carries its words, not the keys again. The
+// chunked build's language files keep their keys: a customer loads one, and English's keys stay
+// out of the first file.
 const catalogFile = /[\\/]src[\\/]i18n[\\/]([\w-]+)\.ts$/
-const evaluate = async (file: string) => {
-  const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file)
-  const url = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`
-  return ((await import(url)) as { catalog: object }).catalog
-}
+const evaluate = async (file: string) =>
+  ((await runnerImport(file, { configFile: false })).module as { catalog: object }).catalog
 let english: Promise<object> | undefined
-const builtCatalogs: Plugin = {
+const builtCatalogs = (mode: string): Plugin => ({
   name: 'paysession:built-catalogs',
   enforce: 'pre',
   async load(id) {
     const tag = catalogFile.exec(id)?.[1]
-    if (!tag || tag === 'en' || !languageTags().includes(tag)) return
+    if (mode !== 'single-file' || !tag || tag === 'en' || !languageTags().includes(tag)) return
     english ??= evaluate(fileURLToPath(new URL('./src/i18n/en.ts', import.meta.url)))
     return catalogModule(await evaluate(id), await english)
   },
-}
+})
 
 export default defineConfig(({ mode }) => ({
-  plugins: [builtCatalogs, builtLanguages(mode), minifyTemplates, wallets(mode)],
+  plugins: [builtCatalogs(mode), builtLanguages(mode), minifyTemplates, wallets(mode)],
   // Library mode leaves it alone; query-core reads it at runtime and keeps dev-only code for it.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
@@ -106,7 +105,8 @@ export default defineConfig(({ mode }) => ({
     lib: {
       // The chunked build's languages are entries of their own, named by their tags without a hash
       // (the versioned CDN path busts caches): the first file fetches each by its tag
-      // (languagesModule, byUrl), so no import of it tells the bundler to build it.
+      // (languagesModule, byUrl), so no import of it tells the bundler to build it. English's is
+      // an ordinary chunk: it shares the button's words with the first file.
       entry: {
         'paysession-checkout': 'src/components/checkout/checkout.ts',
         ...(mode === 'production'

@@ -9,10 +9,12 @@ import { languages } from './i18n/languages.js'
 //
 // | part [file]                        | loads                                 | in              |
 // |------------------------------------|---------------------------------------|-----------------|
-// | the customer's language, unless    | at first paint                        | loadCatalog     |
-// |   English [<tag>.js]               |                                       |                 |
-// | the button's session read and      | at first paint, once session id,      | loadSessionRead |
-// |   amount format [preview.read]     |   token and service are set           |                 |
+// | the customer's language (English's | at first paint                        | loadCatalog     |
+// |   button words are in the first    |                                       |                 |
+// |   file) [<tag>.js]                 |                                       |                 |
+// | the button's session read and      | before first paint, once session id,  | loadSessionRead |
+// |   amount format [preview.read]     |   token and service are set; the read |  (core's        |
+// |                                    |   itself leaves beside it             |  prefetchSession|
 // | the dialog: core, wagmi, viem,     | fetched beside the button's read;     | loadDialog,     |
 // |   query-core, the controller, the  |   started when the page is idle once  |  downloadDialog,|
 // |   step views [checkout.dialog]     |   the button has its words, or on open|  startDialog    |
@@ -64,6 +66,11 @@ export const downloadDialog = (host: { fetchEngine(): Promise<unknown> }) =>
 
 /** Once the button has its words, the dialog starts when the page is idle. Opening starts it too. */
 export function startDialog(host: { loadEngine(): Promise<unknown> }) {
-  const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
-  idle(() => void host.loadEngine(), { timeout: 2000 })
+  idle(() => void host.loadEngine())
+}
+
+/** Runs `fn` when the page is next idle, or after 2 s at the latest. */
+export function idle(fn: () => void) {
+  if ('requestIdleCallback' in globalThis) requestIdleCallback(fn, { timeout: 2000 })
+  else setTimeout(fn, 1)
 }

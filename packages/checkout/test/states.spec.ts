@@ -208,6 +208,22 @@ test('before the dialog code runs, the button reads the session and the payment 
   await expect(payButton(page)).toHaveText('Pay $10.00')
 })
 
+test('a language that cannot load: the button says it in English, and opening asks again', async ({
+  page,
+}) => {
+  const session = await createSession('10.00', 'USD')
+  // Neither German's file nor English's arrives.
+  const words = /\/(de|en-[^/]*)\.js$/
+  await page.route(words, (route) => route.abort())
+  await openPage(page, session, { locale: 'de' })
+  // English's button words are in the first file; the amount is still German-formatted.
+  await expect(payButton(page)).toHaveText('Pay 10,00 $')
+  await page.unroute(words)
+  await payButton(page).click()
+  await expect(dialog(page).getByRole('heading', { name: 'Wallet wählen' })).toBeVisible()
+  await expect(payButton(page)).toHaveText('10,00 $ bezahlen')
+})
+
 test('completed after the merchant captures', async ({ page }) => {
   const session = await createSession('10.00', 'USD')
   await payOutside(session)
@@ -267,6 +283,27 @@ test('loading: the button waits for the session, then shows its amount', async (
   await expect(payButton(page)).toHaveText('Loading payment…')
   await expect(payButton(page)).toHaveAttribute('aria-busy', 'true')
   await shot(page, 'button-loading')
+  release()
+  await expect(payButton(page)).toHaveText('Pay $10.00')
+})
+
+test('the session’s request leaves before the code that reads it arrives', async ({ page }) => {
+  const session = await createSession('10.00', 'USD')
+  let release!: () => void
+  const gate = new Promise<void>((r) => (release = r))
+  await page.route(/preview\.read-[^/]*\.js$/, async (route) => {
+    await gate
+    await route.continue()
+  })
+  const reads: string[] = []
+  page.on('request', (request) => {
+    if (request.url().endsWith(`/payment-sessions/${session.paymentSessionId}`))
+      reads.push(request.method())
+  })
+  await openPage(page, session)
+  // The reader's chunk is held: the request is on its way all the same, and only one.
+  await expect.poll(() => reads).toEqual(['GET'])
+  await expect(payButton(page)).toHaveText('Loading payment…')
   release()
   await expect(payButton(page)).toHaveText('Pay $10.00')
 })

@@ -30,12 +30,13 @@ export {
 } from './errors.js'
 export { parseFundingResponse } from './funding.js'
 export { BodyTooLargeError, jsonResponse, readBody } from './http.js'
+export { isPlainId } from './ids.js'
 export { merchantError, paySessionErrorCodes, shortMessages } from './merchantError.js'
 export { extensionFields, withUsableExtensions } from './rules.js'
+export { isSecureUrl } from './secureUrl.js'
 export {
   type Backoff,
   backoffDelay,
-  isPlainId,
   isRetryableStatus,
   isTokenRefused,
   isUnknownRoute,
@@ -68,7 +69,7 @@ export {
   systemClock,
 } from './timing.js'
 export type { Capture, CreatedPaymentSession, FundingResponse, PaymentSession } from './types.js'
-export { checkSocketUrl, checkUrl, isSecureUrl } from './url.js'
+export { checkSocketUrl, checkUrl } from './url.js'
 export {
   formatWebhookSignature,
   parseWebhookSignature,

@@ -3,6 +3,7 @@
 // wait before trying again.
 import { isPaySessionErrorCode, type PaySessionErrorCode } from './codes.js'
 import { isPaySessionError, PaySessionError } from './errors.js'
+import { isPlainId } from './ids.js'
 
 /** The service's operations, each under the path form the spec shows for it first. */
 export type ServiceOperation =
@@ -14,16 +15,6 @@ export type ServiceOperation =
   | 'getCapture'
 
 const sessions = '/payment-sessions'
-
-/**
- * Whether an id can be one step of a service URL: a non-empty string other than `.` and `..`,
- * which `encodeURIComponent` leaves as they are and a URL resolves as steps up the path (so
- * `getSession('..')` would request another resource with the same credential).
- * @example isPlainId('ps_1') // true; isPlainId('..') // false
- */
-export function isPlainId(value: unknown): value is string {
-  return typeof value === 'string' && value !== '' && value !== '.' && value !== '..'
-}
 
 function segment(value: unknown, name: string): string {
   if (isPlainId(value)) return encodeURIComponent(value)

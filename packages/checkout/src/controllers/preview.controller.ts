@@ -4,12 +4,13 @@ import {
   type CheckoutState,
   type PaymentSession,
   type PaySessionError,
+  prefetchSession,
   readPaymentRecord,
 } from '@paysession/core'
 import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { PaySessionErrorEvent } from '../events/error.js'
 import { PaySessionReadyEvent } from '../events/ready.js'
-import { downloadDialog, loadSessionRead, startDialog } from '../loads.js'
+import { downloadDialog, idle, loadSessionRead, startDialog } from '../loads.js'
 
 type SessionRead = Awaited<ReturnType<typeof loadSessionRead>>
 
@@ -22,7 +23,7 @@ export interface PreviewHost extends ReactiveControllerHost, EventTarget {
   readonly expectedCurrency: string | undefined
   readonly fetch: typeof globalThis.fetch | undefined
   readonly resolvedLocale: string
-  /** Fetches the dialog's code: the preview asks as soon as the button has its words. */
+  /** Fetches the dialog's code: the preview asks beside its own read. */
   fetchEngine(): Promise<unknown>
   /** Loads the dialog's code and starts it: the preview asks once the button is painted and the page idle. */
   loadEngine(): Promise<unknown>
@@ -51,7 +52,8 @@ export class PreviewController implements ReactiveController {
     host.addController(this)
   }
 
-  hostUpdated() {
+  // Before the first render: the read's request leaves as soon as the element has its settings.
+  hostUpdate() {
     const { sessionId, sessionToken, apiBase, expectedAmount, expectedCurrency } = this.#host
     const key = this.#keyOf()
     if (key === this.#key || !sessionId || !sessionToken || !apiBase) return
@@ -116,12 +118,16 @@ export class PreviewController implements ReactiveController {
       expectedCurrency: string | undefined
     },
   ) {
+    // The session's request leaves now, beside its reader's chunk, which takes the answer.
+    const fetch = prefetchSession({ ...options, fetch: this.#host.fetch })
+    const loading = loadSessionRead()
     downloadDialog(this.#host)
+    warmIntl(this.#host.resolvedLocale)
     let reader: SessionRead | undefined
     try {
-      reader = await loadSessionRead()
+      reader = await loading
     } catch {}
-    const result = reader && (await reader.readSession({ ...options, fetch: this.#host.fetch }))
+    const result = reader && (await reader.readSession({ ...options, fetch }))
     this.#formatMoney ??= reader?.formatMoney
     // A newer session id, token or service since: that read decides.
     if (key !== this.#key) return
@@ -163,3 +169,12 @@ export class PreviewController implements ReactiveController {
     )
   }
 }
+
+// Intl's first use in a page loads its locale data: tens of ms on a phone. The page is idle while
+// the session is on its way, so that happens then, not between the answer and the amount.
+const warmIntl = (locale: string) =>
+  idle(() => {
+    try {
+      new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(0)
+    } catch {}
+  })

@@ -9,20 +9,27 @@ export type { Catalog }
  * Spanish outside Spain (`es-AR` → es-419), the base language (`de-AT` → de).
  */
 export function served(locale: string): string | undefined {
-  let tag: Intl.Locale
+  if (servedFiles.has(locale)) return servedFiles.get(locale)
+  // A language with one file, alone or with a region (`en`, `de-AT`): its file, without Intl, whose
+  // first use costs tens of ms on a phone before the button's read can leave.
+  const [, language] = /^([a-z]{2,3})(-[a-z]{2})?$/i.exec(locale) ?? []
+  const base = language?.toLowerCase()
+  if (base && !/^(es|pt|zh)$/.test(base) && base in languages) return base
+  let file: string | undefined
   try {
-    tag = new Intl.Locale(locale).maximize()
-  } catch {
-    return
-  }
-  const { language, script, region } = tag
-  return [
-    `${language}-${region}`,
-    `${language}-${new Intl.Locale(`${language}-${script}`).maximize().region}`,
-    region === 'ES' ? language : `${language}-419`,
-    language,
-  ].find((file) => file in languages)
+    const { language, script, region } = new Intl.Locale(locale).maximize()
+    file = [
+      `${language}-${region}`,
+      `${language}-${new Intl.Locale(`${language}-${script}`).maximize().region}`,
+      region === 'ES' ? language : `${language}-419`,
+      language,
+    ].find((file) => file in languages)
+  } catch {}
+  servedFiles.set(locale, file)
+  return file
 }
+// Each render asks again, and Intl.Locale is slow to build on a phone.
+const servedFiles = new Map<string, string | undefined>()
 
 /** The language file of a locale, English when it has none. */
 export const languageOf = (locale: string) => served(locale) ?? 'en'

@@ -1,22 +1,14 @@
 import type { PaySessionErrorCode } from '@paysession/core'
+import * as button from './en.button.js'
 
 /**
  * Every English string of the widget; `{name}` marks a value. Every other language's file
- * (de.ts, pt-BR.ts...) has the same keys (test/catalogs.test.ts). English's file is in the first
- * file, so an English button never waits for its words. Error sentences fall back to core's
- * English `shortMessage` when a code is missing.
+ * (de.ts, pt-BR.ts...) has the same keys (test/catalogs.test.ts). The button's words are in the
+ * first file (en.button.ts); the rest loads like every other language. Error sentences fall back
+ * to core's English `shortMessage` when a code is missing.
  */
 export const catalog = {
-  pay: 'Pay {amount}',
-  payLoading: 'Loading payment…',
-  paid: 'Paid',
-  inProgress: 'Payment in progress',
-  expiredButton: 'Payment expired',
-  untrackedButton: 'View payment',
-  unavailable: 'Payment unavailable',
-  title: 'Pay with stablecoins',
-  close: 'Close',
-  loading: 'Loading…',
+  ...button,
   chooseWallet: 'Choose a wallet',
   noWallet: 'No wallet was found in this browser.',
   payManually: 'Pay from another wallet or an exchange',

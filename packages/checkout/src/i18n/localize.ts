@@ -8,8 +8,16 @@ export { format }
  * The locale with Latin digits: an amount or an address is compared, digit by digit, with what
  * wallets and exchanges show, and they show Latin digits (docs/checkout.md, Languages).
  */
-export const numbers = (locale: string) =>
-  new Intl.Locale(locale, { numberingSystem: 'latn' }).toString()
+export function numbers(locale: string): string {
+  let latin = latinLocales.get(locale)
+  if (!latin) {
+    latin = new Intl.Locale(locale, { numberingSystem: 'latn' }).toString()
+    latinLocales.set(locale, latin)
+  }
+  return latin
+}
+// Intl.Locale is slow to build on a phone, and every render formats the amount again.
+const latinLocales = new Map<string, string>()
 
 // In a right-to-left language an amount with its symbol is one left-to-right island
 // (U+2066 LEFT-TO-RIGHT ISOLATE … U+2069 POP DIRECTIONAL ISOLATE): never "USDC 10.00". Intl's

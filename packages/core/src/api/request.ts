@@ -2,6 +2,7 @@ import { isUnknownRoute } from '@paysession/protocol'
 import { apiError, unreachableError } from '../errors/api.js'
 import { PaySessionError } from '../errors/base.js'
 import type { ApiConfig } from './config.js'
+import { requestHeaders } from './headers.js'
 
 export type ApiRequest = {
   method: 'GET' | 'POST'
@@ -41,8 +42,7 @@ async function send(config: ApiConfig, request: ApiRequest, path: string) {
     return await config.fetch(config.apiBase + path, {
       method: request.method,
       headers: {
-        authorization: `Bearer ${request.sessionToken}`,
-        accept: 'application/json',
+        ...requestHeaders(request.sessionToken),
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),

@@ -82,6 +82,7 @@ export {
   type CreateApiConfigParameters,
   createApiConfig,
 } from '../api/config.js'
+export { type PrefetchSessionParameters, prefetchSession } from '../api/prefetch.js'
 export {
   type PaymentSession,
   parseSession,

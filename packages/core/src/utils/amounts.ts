@@ -28,6 +28,19 @@ export type FormatDecimalOptions = {
   minimumFractionDigits?: number | undefined
 }
 
+// Building an Intl.NumberFormat costs far more than using one (milliseconds on a phone, where the
+// button's amount waits for it): each locale and options are built once.
+const numberFormats = new Map<string, Intl.NumberFormat>()
+function numberFormat(locale: string | undefined, options: Intl.NumberFormatOptions) {
+  const key = JSON.stringify([locale, options])
+  let format = numberFormats.get(key)
+  if (!format) {
+    format = new Intl.NumberFormat(locale, options)
+    numberFormats.set(key, format)
+  }
+  return format
+}
+
 /**
  * What a customer reads for a decimal string, localised without a float round trip: Intl formats
  * the whole part as a `bigint` (grouping, currency symbol), and the fraction digits are put
@@ -47,10 +60,10 @@ export function formatDecimal(
   try {
     const minimum =
       options.minimumFractionDigits ??
-      new Intl.NumberFormat(locale, style).resolvedOptions().minimumFractionDigits!
+      numberFormat(locale, style).resolvedOptions().minimumFractionDigits!
     const digits = (match[2] ?? '').replace(/0+$/, '').padEnd(minimum, '0')
     const places = digits ? 1 : 0
-    return new Intl.NumberFormat(locale, {
+    return numberFormat(locale, {
       ...style,
       minimumFractionDigits: places,
       maximumFractionDigits: places,

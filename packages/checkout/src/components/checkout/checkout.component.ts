@@ -12,7 +12,7 @@ import { PreviewController } from '../../controllers/preview.controller.js'
 import { PaySessionCloseEvent } from '../../events/close.js'
 import { PaySessionOpenEvent } from '../../events/open.js'
 import { type Catalog, languageOf, rtl, served } from '../../i18n/catalogs.js'
-import { catalog as english } from '../../i18n/en.js'
+import * as english from '../../i18n/en.button.js'
 import { format } from '../../i18n/format.js'
 import { loadCatalog, loadDialog } from '../../loads.js'
 import { deepActiveElement, focusable, trapFocus } from '../focusTrap.js'
@@ -237,6 +237,7 @@ export class PaySessionCheckout extends LitElement {
   #dialogCode: Promise<Engine> | undefined
   #catalogLocale: string | undefined
   #catalogPromise: Promise<unknown> | undefined
+  #catalogFailed = false
 
   constructor() {
     super()
@@ -257,6 +258,7 @@ export class PaySessionCheckout extends LitElement {
   async open(): Promise<void> {
     if (this._open) return
     this.#returnFocus = deepActiveElement()
+    if (this.#catalogFailed) this.#catalogLocale = undefined
     this._open = true
     await this.updateComplete
     this.#dialog?.showModal()
@@ -326,11 +328,13 @@ export class PaySessionCheckout extends LitElement {
   }
 
   /**
-   * This language's strings. English's file is in the first file: the language every other one
-   * falls back to, and the words of a button whose chunks cannot load. Others wait for their chunk.
+   * The button's words in this language. English's are in the first file: an English button, or
+   * one whose language's chunk and English's both failed to load, never waits. Others wait for
+   * their chunk.
    */
-  get #strings(): Catalog | undefined {
-    return this._catalog ?? (languageOf(this.resolvedLocale) === 'en' ? english : undefined)
+  get #strings(): typeof english | undefined {
+    const inEnglish = this.#catalogFailed || languageOf(this.resolvedLocale) === 'en'
+    return this._catalog ?? (inEnglish ? english : undefined)
   }
 
   override willUpdate() {
@@ -338,12 +342,20 @@ export class PaySessionCheckout extends LitElement {
     if (locale === this.#catalogLocale) return
     this.#catalogLocale = locale
     this._catalog = undefined
+    this.#catalogFailed = false
     this.#catalogPromise = loadCatalog(locale)
       // A chunk that cannot load leaves the checkout in English rather than without words.
       .catch(() => loadCatalog('en'))
-      .then((catalog) => {
-        if (locale === this.resolvedLocale) this._catalog = catalog
-      })
+      .then(
+        (catalog) => {
+          if (locale === this.resolvedLocale) this._catalog = catalog
+        },
+        () => {
+          // The button says it in English; opening the dialog asks for the words again.
+          this.#catalogFailed = true
+          this.requestUpdate()
+        },
+      )
   }
 
   override updated() {
