@@ -45,8 +45,8 @@ const SAMPLES = Number(process.env.BENCH_PHONE_RUNS ?? (smoke ? 1 : 10))
 const WARMUP = Number(process.env.BENCH_PHONE_WARMUP ?? (smoke ? 0 : 1))
 /** A customer's pause before each click (0: the bench clicks as soon as a control is there). */
 const DWELL_MS = Number(process.env.BENCH_PHONE_DWELL_MS ?? 0)
-// A folder for each sample's CPU profile from navigation to the usable control (`.cpuprofile`,
-// for DevTools' Performance panel), when looking for what delays the first button.
+// A folder for each sample's CPU profile from navigation to the wallet's connection request
+// (`.cpuprofile`, for DevTools' Performance panel), when looking for what delays a row.
 const PROFILE_DIR = process.env.BENCH_PHONE_PROFILE
 const fast4g = {
   offline: false,
@@ -445,11 +445,6 @@ async function sample(browser: Browser, app: App): Promise<Sample | undefined> {
       null,
       { timeout: 60_000 },
     )
-    if (PROFILE_DIR) {
-      const { profile } = await cdp.send('Profiler.stop')
-      const file = join(PROFILE_DIR, `${app.name}-${Date.now()}.cpuprofile`)
-      writeFileSync(file, JSON.stringify(profile))
-    }
     if (app.noConnect) {
       const marks = await page.evaluate(() => (window as any).__marks as Record<string, number>)
       return { control: marks.control! }
@@ -462,6 +457,11 @@ async function sample(browser: Browser, app: App): Promise<Sample | undefined> {
     await page.waitForFunction(() => (window as any).__marks.eth_requestAccounts, null, {
       timeout: 60_000,
     })
+    if (PROFILE_DIR) {
+      const { profile } = await cdp.send('Profiler.stop')
+      const file = join(PROFILE_DIR, `${app.name}-${Date.now()}.cpuprofile`)
+      writeFileSync(file, JSON.stringify(profile))
+    }
     if (app.pay) {
       await app.pay(page)
       await page.waitForFunction(() => (window as any).__marks.eth_sendTransaction, null, {
