@@ -3,6 +3,7 @@ import {
   type Client,
   type Hex,
   type TransactionReceipt,
+  TransactionReceiptNotFoundError,
   WaitForTransactionReceiptTimeoutError,
 } from 'viem'
 import {
@@ -43,7 +44,8 @@ export type WaitForPaymentReceiptParameters = {
 /**
  * Resolves with the receipt of the payment's transaction (or of its replacement) once it is
  * `confirmations` deep: viem's `waitForTransactionReceipt`, with the payment's own check beside it
- * (`findReplacement`). A replacement that pays nothing to the one-time wallet (cancelled in the
+ * (`findReplacement`) and, one block deep, a look for the receipt every interval (a node may serve
+ * it after it names its block, and viem's wait looks again only at a new block). A replacement that pays nothing to the one-time wallet (cancelled in the
  * wallet) rejects with `TRANSFER_MISMATCH`; otherwise rejects with the RPC error, `TIMEOUT` or
  * `ABORTED`.
  */
@@ -61,11 +63,14 @@ export async function waitForPaymentReceipt(
     parameters.onReplaced?.(hash)
   }
   const wait = async (hash: Hex) => {
-    const receipt = await waitForTransactionReceipt(client, {
+    const timeout = parameters.timeout ?? 180_000
+    const confirmations = Math.max(1, parameters.confirmations ?? 1)
+    const looking = new AbortController()
+    const viemWait = waitForTransactionReceipt(client, {
       hash,
-      confirmations: Math.max(1, parameters.confirmations ?? 1),
+      confirmations,
       pollingInterval,
-      timeout: parameters.timeout ?? 180_000,
+      timeout,
       checkReplacement: !!payment,
       onReplaced: ({ transaction, transactionReceipt }) => {
         if (payment && parseTransfers(transactionReceipt.logs, payment).length)
@@ -73,9 +78,29 @@ export async function waitForPaymentReceipt(
         else cancelled = transaction.hash
       },
     }).catch((error) => {
+      // A node that named the block before it served the receipt: the looks below find it.
+      if (error instanceof TransactionReceiptNotFoundError && confirmations === 1) return never
       if (!(error instanceof WaitForTransactionReceiptTimeoutError)) throw error
-      throw new PaySessionError('TIMEOUT', { details: `no receipt for ${hash}`, cause: error })
+      throw timedOut(hash, error)
     })
+    // viem's wait looks again only at a new block, and a quiet chain (anvil's automine) may make
+    // none: one block deep is also looked for every interval, until the same time-out.
+    const looks =
+      confirmations === 1
+        ? Promise.race([
+            lookForReceipt(client, hash, pollingInterval, looking.signal),
+            sleep(timeout, looking.signal).then(() => {
+              if (!looking.signal.aborted) throw timedOut(hash)
+              return never
+            }),
+          ])
+        : never
+    let receipt: TransactionReceipt
+    try {
+      receipt = await Promise.race([viemWait, looks])
+    } finally {
+      looking.abort()
+    }
     if (cancelled)
       throw new PaySessionError('TRANSFER_MISMATCH', {
         details: `transaction ${hash} was replaced by ${cancelled}, which does not pay ${payment?.to}`,
@@ -154,6 +179,24 @@ async function findReplacement(
     await sleep(parameters.pollingInterval, signal)
   }
 }
+
+/** The transaction's receipt, looked for every interval until found or `signal` aborts. */
+async function lookForReceipt(
+  client: Client,
+  hash: Hex,
+  pollingInterval: number,
+  signal: AbortSignal,
+): Promise<TransactionReceipt> {
+  for (;;) {
+    await sleep(pollingInterval, signal)
+    if (signal.aborted) return never
+    const receipt = await getTransactionReceipt(client, { hash }).catch(() => undefined)
+    if (receipt) return receipt
+  }
+}
+
+const timedOut = (hash: Hex, cause?: unknown) =>
+  new PaySessionError('TIMEOUT', { details: `no receipt for ${hash}`, cause })
 
 /** Rejects with `ABORTED` when `signal` aborts (viem's wait runs on to its own end, unobserved). */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
