@@ -36,11 +36,19 @@ try {
   for (let i = 0; i < PAYMENTS; i++) {
     const id = await newCheckout(demo.url)
     const page = await browser.newPage()
-    const requests: { url: string; at: number }[] = []
+    const requests: { url: string; at: number; done?: number; body?: string }[] = []
+    const byRequest = new Map<unknown, (typeof requests)[number]>()
     page.on('request', (r) => {
       const url = r.url()
-      if (url.startsWith(demo.apiUrl) || url.startsWith(demo.rpcUrl))
-        requests.push({ url, at: Date.now() })
+      if (url.startsWith(demo.apiUrl) || url.startsWith(demo.rpcUrl)) {
+        const entry = { url, at: Date.now(), body: r.postData()?.slice(0, 60) }
+        requests.push(entry)
+        byRequest.set(r, entry)
+      }
+    })
+    page.on('requestfinished', (r) => {
+      const entry = byRequest.get(r)
+      if (entry) entry.done = Date.now()
     })
     await page.addInitScript(() => {
       const w = window as any
@@ -78,7 +86,10 @@ try {
       const sent = marks['paysession-funding-sent']
       const around = requests
         .filter((r) => r.at > sent - 2000)
-        .map((r) => `${r.at - sent} ${r.url.replace(/^https?:\/\/[^/]+/, '')}`)
+        .map(
+          (r) =>
+            `${r.at - sent}–${r.done === undefined ? '?' : r.done - sent} ${r.url.replace(/^https?:\/\/[^/]+/, '')} ${r.body ?? ''}`,
+        )
       console.log(i, latencies.at(-1), JSON.stringify(marks), around)
     }
 

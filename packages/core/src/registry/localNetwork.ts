@@ -9,6 +9,9 @@ import type { NetworkInfo } from './types.js'
 export function localNetwork(rpcUrl = 'http://127.0.0.1:8545'): NetworkInfo {
   const chain = {
     ...anvil,
+    // A block per transaction (automine), so a wait looks every half second (viem polls at half
+    // the block time), not every 4 s.
+    blockTime: 1_000,
     name: 'Local (sandbox)',
     rpcUrls: { default: { http: [rpcUrl] } },
     testnet: true,
