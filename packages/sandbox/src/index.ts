@@ -168,22 +168,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const chain = createChainClients(anvil.rpcUrl)
     const customers = testCustomers()
     const afterStep = setupPause(log, () => stateFile?.save(chain))
-    const tokensDeployed = await deployTokens(
-      readArtifacts(),
-      chain,
-      customers.map((c) => c.address),
-      { afterStep, log },
+    // Until the chain is supervised (watchChain, below), its death ends the start with its reason,
+    // rather than a setup step waiting minutes for a receipt it cannot get.
+    const chainDied = new Promise<never>((_, reject) =>
+      anvil.onExit((reason) => reject(new Error(reason))),
+    )
+    chainDied.catch(() => {})
+    const unlessChainDies = <T>(step: Promise<T>) => Promise.race([step, chainDied])
+    const tokensDeployed = await unlessChainDies(
+      deployTokens(
+        readArtifacts(),
+        chain,
+        customers.map((c) => c.address),
+        { afterStep, log },
+      ),
     )
     if (!tokensDeployed.eip3009)
       log(
         'the saved chain state has test tokens without EIP-3009 (made by an older sandbox): gasless payments need a fresh data folder',
       )
     const relayer = { address: privateKeyToAccount(RELAYER_KEY).address, privateKey: RELAYER_KEY }
-    await chain.testClient.setBalance({ address: relayer.address, value: parseEther('1000') })
-    const accounts = await deployTestAccounts(
-      chain,
-      [customers[0]!.address, customers[1]!.address],
-      { afterStep, log },
+    await unlessChainDies(
+      chain.testClient.setBalance({ address: relayer.address, value: parseEther('1000') }),
+    )
+    const accounts = await unlessChainDies(
+      deployTestAccounts(chain, [customers[0]!.address, customers[1]!.address], {
+        afterStep,
+        log,
+      }),
     )
     const seed =
       options.seed ??

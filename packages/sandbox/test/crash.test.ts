@@ -526,3 +526,19 @@ test('kill -9 during the first start (tokens half deployed, customers half funde
     await kill9(sb)
   }
 }, 240_000)
+
+test("anvil killed during the first start: the start ends with anvil's reason, not a setup step left waiting", async () => {
+  const paused = await spawnSandbox(
+    newDir(),
+    { PAYSESSION_TEST_PAUSE_AT: 'setup:3' },
+    'PAYSESSION_TEST_PAUSED setup:',
+  )
+  running.push(paused)
+  process.kill(paused.anvilPid(), 'SIGKILL')
+  const code = await Promise.race([
+    paused.exited,
+    new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 15_000)),
+  ])
+  expect(code).toBe(1)
+  expect(paused.output()).toContain('The sandbox could not start: anvil exited unexpectedly')
+}, 60_000)
