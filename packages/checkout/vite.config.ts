@@ -70,8 +70,8 @@ const builtLanguages = (mode: string): Plugin => ({
   },
 })
 
-// In the single file, each language file but English's is built as its strings in English's key
-// order (scripts/languages.mjs, catalogModule): it carries its words, not the keys again. The
+// In the single file, each language file but English's is built as its strings in the order of
+// English's sorted keys (scripts/languages.mjs, catalogModule): its words, not the keys again. The
 // chunked build's language files keep their keys: a customer loads one, and English's keys stay
 // out of the first file.
 const catalogFile = /[\\/]src[\\/]i18n[\\/]([\w-]+)\.ts$/

@@ -64,10 +64,10 @@ export const languages: Record<string, () => Promise<{ catalog: Catalog }>> = ${
 
 /**
  * The single file's form of a language file (vite.config.ts): its strings as one array, in the
- * order of English's keys sorted (an object's own order is not the bundle's to keep), named
- * again by English's keys where it loads (languagesModule): the one
- * file holds nine languages, and each would otherwise carry every key again. The source stays one
- * readable object per language. Plurals, network names and error sentences stay objects inside it.
+ * order of English's keys sorted (an object's own order is not the bundle's to keep), named again
+ * by English's keys where it loads (languagesModule): the one file holds nine languages, and each
+ * would otherwise carry every key again. The source stays one readable object per language.
+ * Plurals, network names and error sentences stay objects inside it.
  */
 export function catalogModule(catalog, english) {
   const keys = Object.keys(english).sort()
