@@ -3,7 +3,7 @@
 // Prints the requests/s the sandbox held and the latency each poller saw: of the polls (every
 // request after a checkout's first) and, apart, of the opening reads all checkouts make at once.
 import { createPaySessionConfig, watchSession } from '@paysession/core'
-import { environmentManager } from '@tanstack/query-core'
+import { environmentManager, QueryClient } from '@tanstack/query-core'
 import { freePorts, smoke } from './lib/ports.ts'
 import { percentile, printTable, startSandboxProcess } from './lib/sandbox-process.ts'
 
@@ -45,6 +45,9 @@ try {
       const config = createPaySessionConfig({
         apiBase: sb.apiUrl,
         polling: { interval: INTERVAL, idleInterval: INTERVAL, ...JITTER },
+        // Collected as soon as unwatched: query-core's 5-minute timer would keep Node running,
+        // even for a query that an answer arriving after clear() below filled again.
+        queryClient: new QueryClient({ defaultOptions: { queries: { gcTime: 0 } } }),
         fetch: async (input, init) => {
           const t0 = performance.now()
           try {
