@@ -85,6 +85,8 @@ export const relayMessages = {
   INVALID_SIGNATURE: 'The signature does not match the authorization.',
   AUTHORIZATION_USED: 'This authorization was already used or canceled.',
   ALREADY_RELAYED: 'A payment for this checkout was already submitted.',
+  PAYER_BUSY:
+    'An earlier payment from this wallet is still being confirmed. Please try again in a minute.',
   GAS_LIMIT_EXCEEDED: 'This payment needs more network fees than the merchant covers.',
   FEE_TOO_HIGH: 'Network fees are too high right now. Please try again later.',
   RELAYER_UNDERFUNDED: 'Payments without network fees are not available right now.',

@@ -4,6 +4,5 @@ export {
   createRedisDedupeStore,
   createRedisRateLimit,
   createRedisRelayStore,
-  type RedisRelayStoreOptions,
   type RedisStoreOptions,
 } from './stores/redis.js'

@@ -4,6 +4,7 @@ export {
   setClientAddress,
   type TrustProxy,
 } from './http/clientIp.js'
+export { type ClaimState, claimLeaseMs } from './relay/claims.js'
 export { createRelay, type Relay } from './relay/createRelay.js'
 export {
   createRelayHandler,
@@ -11,12 +12,13 @@ export {
 } from './relay/createRelayHandler.js'
 export { type RelayErrorCode, relayStatuses } from './relay/errors.js'
 export type {
+  Relayer,
   RelayHandlerOptions,
   RelayNetwork,
   RelayOptions,
   RelayToken,
 } from './relay/options.js'
-export type { RelayRequest } from './relay/parseRequest.js'
+export type { Payment, RelayRequest } from './relay/parseRequest.js'
 export {
   createTokenBucketRateLimit,
   type RelayRateLimit,
@@ -25,12 +27,9 @@ export {
 } from './relay/rateLimit.js'
 export type { SettleReturnType } from './relay/settle.js'
 export {
-  type AcceptedNonce,
-  createLocalNonceLock,
   createMemoryRelayStoreForTestsOnly,
   type RelayRecord,
   type RelayStore,
-  sameRecord,
   serializeRecord,
   type TransferAuthorization,
 } from './relay/types.js'

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
+import { systemClock } from '@paysession/protocol'
 import { type Sandbox, startSandbox } from '@paysession/sandbox'
 import { Redis } from 'ioredis'
 import postgres from 'postgres'
-import { getAddress, type Hex, parseEventLogs } from 'viem'
+import { parseEventLogs } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startPostgres, startRedis } from '../../../scripts/services.mjs'
 import {
@@ -17,13 +18,13 @@ import {
   createRedisRateLimit,
   createRedisRelayStore,
 } from '../src/redis.js'
-import { priorState } from '../src/relay/chainChecks.js'
+import { claimLeaseMs, judgeClaim } from '../src/relay/claims.js'
 import { createNetworks } from '../src/relay/networks.js'
 import { resolveRelayOptions } from '../src/relay/options.js'
-import { claimLeaseMs } from '../src/relay/settle.js'
+import { gapGraceMs } from '../src/relay/senders/relayer.js'
 import { createMemoryRelayStoreForTestsOnly, type RelayStore } from '../src/relay.js'
 import { close, listen } from './helpers.js'
-import { codeOf, hashOf, type RelayKit, relayKit, type Signed } from './relayHelpers.js'
+import { claimOf, codeOf, hashOf, type RelayKit, relayKit, type Signed } from './relayHelpers.js'
 import type { RelayProcessConfig } from './relayProcess.js'
 
 // Several relay instances sharing one relayer key and one store, each its own process, against
@@ -65,7 +66,6 @@ function relayProcess(
     },
     store,
     storeUrl,
-    nonceLockMs: 5_000,
   }
   const child = spawn(
     `${root}node_modules/.bin/tsx`,
@@ -185,52 +185,28 @@ describe.each([
   ['Redis', () => createRedisRelayStore(redisClient())],
   ['memory', () => createMemoryRelayStoreForTestsOnly()],
 ] as const)('the %s store’s contract', (_, create) => {
-  const record = (nonce: string) => ({
-    from: getAddress(`0x${'11'.repeat(20)}`),
-    nonce: nonce as Hex,
-    validBefore: '100',
-    network: 'LOCAL',
-    token: getAddress(`0x${'22'.repeat(20)}`),
-    fromBlock: '1',
-    claimedAt: 5,
-  })
-
-  test('of claims racing for a session exactly one wins; a replacement compares the record', async () => {
+  test('of writes racing on a key with the same expected text exactly one wins', async () => {
     const store: RelayStore = create()
-    const session = `ps_${crypto.randomUUID()}`
+    const key = `claim:ps_${crypto.randomUUID()}`
     const wins = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => store.claim(session, record(`0x${i}`))),
+      Array.from({ length: 20 }, (_, i) => store.compareAndSet(key, `v${i}`, undefined)),
     )
     expect(wins.filter(Boolean)).toHaveLength(1)
-    const winner = await store.get(session)
-    expect(await store.claim(session, record('0xaa'), record('0xbb'))).toBe(false)
-    expect(await store.claim(session, record('0xaa'), winner)).toBe(true)
-    await store.release(session, winner!)
-    expect((await store.get(session))?.nonce).toBe('0xaa')
-    await store.release(session, record('0xaa'))
-    expect(await store.get(session)).toBeUndefined()
-  })
-
-  test('the nonce lock runs one send at a time and hands on the last accepted nonce', async () => {
-    const store: RelayStore = create()
-    const key = `31337:${crypto.randomUUID()}`
-    let inside = 0
-    let most = 0
-    const seen: (number | undefined)[] = []
-    await Promise.all(
-      Array.from({ length: 10 }, () =>
-        store.withNonce(key, async (last) => {
-          most = Math.max(most, ++inside)
-          seen.push(last?.nonce)
-          await new Promise((r) => setTimeout(r, 5))
-          inside--
-          const nonce = (last?.nonce ?? -1) + 1
-          return { nonce, result: nonce }
-        }),
-      ),
+    const winner = await store.get(key)
+    expect(await store.compareAndSet(key, 'next', 'not the text')).toBe(false)
+    const replacing = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => store.compareAndSet(key, `r${i}`, winner)),
     )
-    expect(most).toBe(1)
-    expect(seen).toEqual([undefined, 0, 1, 2, 3, 4, 5, 6, 7, 8])
+    expect(replacing.filter(Boolean)).toHaveLength(1)
+    const replaced = await store.get(key)
+    expect(replaced).toMatch(/^r\d$/)
+    expect(await store.compareAndSet(key, undefined, winner)).toBe(false)
+    expect(await store.compareAndSet(key, undefined, replaced)).toBe(true)
+    expect(await store.get(key)).toBeUndefined()
+    // Text is kept as given: what a record's JSON compares.
+    const text = JSON.stringify({ a: 1, b: 'ü' })
+    expect(await store.compareAndSet(key, text, undefined)).toBe(true)
+    expect(await store.get(key)).toBe(text)
   })
 })
 
@@ -315,69 +291,6 @@ test('the Postgres rate limit prunes the rows of buckets that are full again, an
   // still refuses.
   expect(await limit('session:ps_a')).toBe(false)
   expect(await keys()).toEqual(['session:ps_a'])
-})
-
-test('a Redis nonce lock holder that stalls past its lease sends nothing, and one that sent meanwhile leaves the newer nonce alone', async () => {
-  const key = `31337:${crypto.randomUUID()}`
-  const store = () => createRedisRelayStore(redisClient(), { nonceLockMs: 200 })
-  const [a, b] = [store(), store()]
-  const lease = (run: (held: () => Promise<void>) => Promise<number>) => {
-    let entered!: () => void
-    const inside = new Promise<void>((resolve) => {
-      entered = resolve
-    })
-    let resume!: () => void
-    const stalled = new Promise<void>((resolve) => {
-      resume = resolve
-    })
-    const done = a.withNonce(key, async (_, assertHeld) => {
-      entered()
-      const nonce = await run(async () => {
-        await stalled
-        await assertHeld()
-      })
-      return { nonce, result: nonce }
-    })
-    return { inside, resume, done }
-  }
-  const lastNonce = () => b.withNonce(key, async (last) => ({ nonce: last!.nonce, result: last }))
-
-  // Stalls before its send: B takes the lock once A's lease is over, and A's fence throws.
-  const first = lease(async (held) => {
-    await held()
-    return 7
-  })
-  await first.inside
-  expect(
-    await b.withNonce(key, async (_, held) => {
-      await held()
-      return { nonce: 3, result: 3 }
-    }),
-  ).toBe(3)
-  first.resume()
-  await expect(first.done).rejects.toThrow(/lock was lost/)
-  expect((await lastNonce())?.nonce).toBe(3)
-
-  // Stalls after its send, before storing its nonce: the nonce B stored meanwhile stays.
-  let sent!: () => void
-  const past = new Promise<void>((resolve) => {
-    sent = resolve
-  })
-  const second = lease(async () => {
-    await past
-    return 9
-  })
-  await second.inside
-  expect(
-    await b.withNonce(key, async (_, held) => {
-      await held()
-      return { nonce: 4, result: 4 }
-    }),
-  ).toBe(4)
-  sent()
-  second.resume()
-  expect(await second.done).toBe(9)
-  expect((await lastNonce())?.nonce).toBe(4)
 })
 
 /**
@@ -465,22 +378,21 @@ test('a node whose event index lags its state: a used authorization still counts
         store,
       }),
     )('LOCAL')!
-    const record = (await store.get(s.id))!
-    const block = await kit.publicClient.getBlock()
-    expect(await priorState(lagging, record, block)).toBe('used')
+    const record = (await claimOf(store, s.id))!
+    expect(await judgeClaim(lagging, record, systemClock)).toBe('used')
     // A claim whose instance died before it recorded anything: the token's state still says
     // used. (Deciding "used or canceled" by the AuthorizationUsed event alone read this as
     // canceled, freed the session, and a second authorization paid it twice.)
     const { relayer: _, relayerNonce: __, hash: ___, ...bare } = record
-    expect(await priorState(lagging, bare, block)).toBe('used')
+    expect(await judgeClaim(lagging, bare, systemClock)).toBe('used')
   } finally {
     await close(server)
   }
 })
 
-test('a send that never reached the node leaves no nonce gap: the next session is mined', async () => {
+test('a send that never reached the node is sent again from its recorded bytes: the sends behind it are mined, the session is paid once', async () => {
   // A node whose connection drops on every eth_sendRawTransaction: the relay cannot know
-  // whether it was sent, so that session stays claimed, and no nonce was taken.
+  // whether it was sent, so that session stays claimed with its nonce, hash and signed bytes.
   const { server, url } = await rpcProxy(async (body, forward) =>
     isSend(body) ? undefined : forward(),
   )
@@ -490,14 +402,22 @@ test('a send that never reached the node leaves no nonce gap: the next session i
       LOCAL: { chainId: sb.chainId, rpcUrl, tokens: { USDC: sb.tokens.USDC.address } },
     })
     const broken = kit.relayWith({ store, rateLimit: false, networks: network(url) })
-    const healthy = kit.relayWith({ store, rateLimit: false, networks: network(sb.rpcUrl) })
+    // Another instance whose clock is past the gap's grace.
+    const later = { now: () => Date.now() + gapGraceMs + 1 }
+    const healthy = kit.relayWith({
+      store,
+      rateLimit: false,
+      networks: network(sb.rpcUrl),
+      clock: later,
+    })
     const nonce = await kit.relayerNonce()
     const first = await kit.session()
     const a = await kit.customerWithoutGas()
     const lost = await broken(kit.relayRequest(first.id, await kit.authorize(a.key, first.otw)))
     expect(await codeOf(lost)).toEqual([503, 'RELAY_UNAVAILABLE'])
-    const lostRecord = (await store.get(first.id))!
+    const lostRecord = (await claimOf(store, first.id))!
     expect(lostRecord.relayerNonce).toBe(nonce)
+    expect(lostRecord.raw).toMatch(/^0x/)
     await expect(kit.publicClient.getTransaction({ hash: lostRecord.hash! })).rejects.toThrow()
     // Another authorization for that session waits: the lost one may yet be mined.
     const b = await kit.customerWithoutGas()
@@ -506,18 +426,20 @@ test('a send that never reached the node leaves no nonce gap: the next session i
       409,
       'ALREADY_RELAYED',
     ])
+    // The next payment takes the next nonce, and fills the gap with the lost bytes: both mine.
     const second = await kit.session()
     const res = await healthy(kit.relayRequest(second.id, await kit.authorize(b.key, second.otw)))
     expect(res.status).toBe(200)
     const hash = await hashOf(res)
-    expect((await kit.publicClient.getTransaction({ hash })).nonce).toBe(nonce)
+    expect((await kit.publicClient.getTransaction({ hash })).nonce).toBe(nonce + 1)
     expect((await kit.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
+    expect(
+      (await kit.publicClient.waitForTransactionReceipt({ hash: lostRecord.hash! })).status,
+    ).toBe('success')
     expect(await kit.transfersTo(second.otw)).toHaveLength(1)
-    // That nonce is spent: the lost transaction can never be mined, so the first session's other
-    // authorization is sent.
-    const retried = await healthy(kit.relayRequest(first.id, other))
-    expect(retried.status).toBe(200)
-    await kit.publicClient.waitForTransactionReceipt({ hash: await hashOf(retried) })
+    expect(await kit.transfersTo(first.otw)).toHaveLength(1)
+    // The first session was paid by its first authorization: the other is refused.
+    expect((await codeOf(await healthy(kit.relayRequest(first.id, other))))[0]).toBe(409)
     expect(await kit.transfersTo(first.otw)).toHaveLength(1)
   } finally {
     await close(server)
@@ -578,7 +500,8 @@ describe.each([
     }
   }
 
-  // The relay in this process, on the same store; its clock is moved past the claim lease.
+  // The relay in this process, on the same store; its clock is moved past the claim lease (and
+  // so past the grace of a nonce gap).
   let offset = 0
   const healthy = () =>
     kit.relayWith({ store: storeOf(), rateLimit: false, clock: { now: () => Date.now() + offset } })
@@ -593,7 +516,7 @@ describe.each([
     const first = await kit.authorize(a.key, s.otw)
     const nonce = await kit.relayerNonce()
     await killedAt('nonce read', s, first)
-    const record = await storeOf().get(s.id)
+    const record = await claimOf(storeOf(), s.id)
     expect(record?.nonce).toBe(first.message.nonce)
     expect(record?.relayerNonce).toBeUndefined()
     const second = await kit.authorize(b.key, s.otw)
@@ -606,68 +529,60 @@ describe.each([
     const res = await healthy()(kit.relayRequest(s.id, second))
     expect(res.status).toBe(200)
     const hash = await hashOf(res)
+    // Its claimer took no nonce: this one is the next the node expects.
     expect((await kit.publicClient.getTransaction({ hash })).nonce).toBe(nonce)
     expect((await kit.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
     expect((await codeOf(await healthy()(kit.relayRequest(s.id, first))))[0]).toBe(409)
     expect(await kit.transfersTo(s.otw)).toHaveLength(1)
   })
 
-  test('killed with its nonce and hash recorded, before the node got the send: another authorization waits until that nonce is spent, then pays once', async () => {
+  test('killed with its nonce, hash and bytes recorded, before the node got the send: the next send fills the gap with them, and the session is paid once', async () => {
     offset = 0
     const s = await kit.session()
     const [a, b] = [await kit.customerWithoutGas(), await kit.customerWithoutGas()]
     const first = await kit.authorize(a.key, s.otw)
     const nonce = await kit.relayerNonce()
     await killedAt('send, before the node', s, first)
-    const record = (await storeOf().get(s.id))!
+    const record = (await claimOf(storeOf(), s.id))!
     expect(record.relayerNonce).toBe(nonce)
     await expect(kit.publicClient.getTransaction({ hash: record.hash! })).rejects.toThrow()
-    // Its transaction could still reach a node and be mined with that nonce: the session's
-    // other authorization waits, even past the lease.
+    // Its transaction could still be mined with that nonce: the session's other authorization
+    // waits, even past the lease.
     pastLease()
     const second = await kit.authorize(b.key, s.otw)
     expect(await codeOf(await healthy()(kit.relayRequest(s.id, second)))).toEqual([
       409,
       'ALREADY_RELAYED',
     ])
-    // Another session's payment spends that nonce: the killed one's transaction can never be
-    // mined now, and the other authorization is sent.
+    // Another session's payment takes the next nonce and sends the killed one's bytes again.
     const other = await kit.session()
-    const spent = await healthy()(kit.relayRequest(other.id, await kit.authorize(b.key, other.otw)))
-    expect(spent.status).toBe(200)
-    const spentHash = await hashOf(spent)
-    expect((await kit.publicClient.getTransaction({ hash: spentHash })).nonce).toBe(nonce)
-    await kit.publicClient.waitForTransactionReceipt({ hash: spentHash })
-    const res = await healthy()(kit.relayRequest(s.id, second))
-    expect(res.status).toBe(200)
-    const receipt = await kit.publicClient.waitForTransactionReceipt({ hash: await hashOf(res) })
-    expect(receipt.status).toBe('success')
-    expect((await codeOf(await healthy()(kit.relayRequest(s.id, first))))[0]).toBe(409)
+    const sent = await healthy()(kit.relayRequest(other.id, await kit.authorize(b.key, other.otw)))
+    expect(sent.status).toBe(200)
+    const sentHash = await hashOf(sent)
+    expect((await kit.publicClient.getTransaction({ hash: sentHash })).nonce).toBe(nonce + 1)
+    await kit.publicClient.waitForTransactionReceipt({ hash: sentHash })
+    expect((await kit.publicClient.waitForTransactionReceipt({ hash: record.hash! })).status).toBe(
+      'success',
+    )
+    expect((await codeOf(await healthy()(kit.relayRequest(s.id, second))))[0]).toBe(409)
     expect(await kit.transfersTo(s.otw)).toHaveLength(1)
     expect(await kit.transfersTo(other.otw)).toHaveLength(1)
   })
 
-  test('killed before the node got the send: the same authorization again is sent again after the lease, once', async () => {
+  test('killed before the node got the send: the same authorization again sends the same bytes, once', async () => {
     offset = 0
     const s = await kit.session()
     const a = await kit.customerWithoutGas()
     const first = await kit.authorize(a.key, s.otw)
     await killedAt('send, before the node', s, first)
-    const lost = (await storeOf().get(s.id))!.hash!
-    expect(await codeOf(await healthy()(kit.relayRequest(s.id, first)))).toEqual([
-      409,
-      'ALREADY_RELAYED',
-    ])
-    pastLease()
+    const lost = (await claimOf(storeOf(), s.id))!.hash!
+    // No lease to wait for: the same nonce and the same hash cannot pay twice.
     const res = await healthy()(kit.relayRequest(s.id, first))
     expect(res.status).toBe(200)
-    // Signed again with the nonce it never spent: maybe the very transaction that was lost.
-    const hash = await hashOf(res)
-    expect((await kit.publicClient.getTransaction({ hash })).nonce).toBe(
-      (await kit.publicClient.getTransaction({ hash: lost }).catch(() => undefined))?.nonce ??
-        (await storeOf().get(s.id))!.relayerNonce,
+    expect(await hashOf(res)).toBe(lost)
+    expect((await kit.publicClient.waitForTransactionReceipt({ hash: lost })).status).toBe(
+      'success',
     )
-    expect((await kit.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
     expect(await kit.transfersTo(s.otw)).toHaveLength(1)
   })
 
@@ -677,7 +592,7 @@ describe.each([
     const [a, b] = [await kit.customerWithoutGas(), await kit.customerWithoutGas()]
     const first = await kit.authorize(a.key, s.otw)
     await killedAt('send, after the node', s, first)
-    const { hash } = (await storeOf().get(s.id))!
+    const { hash } = (await claimOf(storeOf(), s.id))!
     expect((await kit.publicClient.waitForTransactionReceipt({ hash: hash! })).status).toBe(
       'success',
     )

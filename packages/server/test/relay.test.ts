@@ -186,7 +186,7 @@ describe('after a restart', () => {
     }
     // A get/set/delete store of before: get-then-set is a race between instances.
     const getSetOnly = { get: () => undefined, set: () => {}, delete: () => {} }
-    expect(refusal({ store: getSetOnly as never })).toMatch(/no claim\(\)/)
+    expect(refusal({ store: getSetOnly as never })).toMatch(/no compareAndSet\(\)/)
     expect(refusal({ maxValiditySeconds: Number.NaN })).toMatch(/maxValiditySeconds/)
     expect(refusal({ minValiditySeconds: -1 })).toMatch(/minValiditySeconds/)
     expect(refusal({ maxGas: 0n })).toMatch(/maxGas/)
@@ -222,7 +222,9 @@ describe('after a restart', () => {
         first = await hashOf(
           await post(s.id, signed, 'USDC', relayWith({ store: createFileRelayStore(file) })),
         )
-        expect(JSON.parse(readFileSync(file, 'utf8'))[s.id]).toMatchObject({ hash: first })
+        expect(JSON.parse(JSON.parse(readFileSync(file, 'utf8'))[`claim:${s.id}`])).toMatchObject({
+          hash: first,
+        })
         const restarted = relayWith({ store: createFileRelayStore(file) })
         const again = await post(s.id, signed, 'USDC', restarted)
         expect(again.status).toBe(200)

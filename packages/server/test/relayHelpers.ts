@@ -22,7 +22,13 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createPaySessionClient, type PaySessionClient } from '../src/index.js'
-import type { TransferAuthorization } from '../src/relay/types.js'
+import { claimKey } from '../src/relay/claims.js'
+import {
+  type RelayRecord,
+  type RelayStore,
+  serializeRecord,
+  type TransferAuthorization,
+} from '../src/relay/types.js'
 import {
   createMemoryRelayStoreForTestsOnly,
   createRelayHandler,
@@ -323,4 +329,17 @@ export async function countingProxy(target: string) {
       return new Promise<void>((resolve) => server.close(() => resolve()))
     },
   }
+}
+
+/** Writes a session's claim as an instance would have left it. */
+export async function putClaim(store: RelayStore, sessionId: string, record: RelayRecord) {
+  const key = claimKey(sessionId)
+  if (!(await store.compareAndSet(key, serializeRecord(record), await store.get(key))))
+    throw new Error('the claim changed meanwhile')
+}
+
+/** A session's claim as stored, if any. */
+export async function claimOf(store: RelayStore, sessionId: string) {
+  const text = await store.get(claimKey(sessionId))
+  return text ? (JSON.parse(text) as RelayRecord) : undefined
 }

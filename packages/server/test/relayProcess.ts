@@ -19,15 +19,13 @@ export type RelayProcessConfig = {
   networks: Record<string, RelayNetwork>
   store: 'postgres' | 'redis'
   storeUrl: string
-  /** The Redis nonce lock's lease (ms), shorter in tests that kill its holder. */
-  nonceLockMs?: number
 }
 
 const config = JSON.parse(process.env['RELAY_CONFIG'] ?? '') as RelayProcessConfig
 const store: RelayStore =
   config.store === 'postgres'
     ? createPostgresRelayStore(postgres(config.storeUrl, { max: 10, onnotice: () => {} }))
-    : createRedisRelayStore(new Redis(config.storeUrl), { nonceLockMs: config.nonceLockMs })
+    : createRedisRelayStore(new Redis(config.storeUrl))
 const handler = createRelayHandler({
   client: createPaySessionClient({ apiBase: config.apiUrl, apiKey: config.apiKey }),
   relayer: config.relayer,

@@ -1,17 +1,16 @@
 import { decimalToUnits, eip3009Abi, isPaySessionError, isTokenRefused } from '@paysession/protocol'
 import {
   type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
   type Hex,
+  hexToNumber,
   isAddress,
   isAddressEqual,
-  type PublicClient,
-  parseGwei,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
 } from 'viem'
 import type { PaymentSession } from '../client/types.js'
-import { classifyError } from './classifyError.js'
-import { assertPayerPolicy } from './contractPayers.js'
 import { relayError } from './errors.js'
 import type { Network, TokenInfo } from './networks.js'
 import type { ResolvedRelayOptions } from './options.js'
@@ -87,13 +86,20 @@ export async function sessionNetwork(
   }
 }
 
-export type LatestBlock = { number: bigint; timestamp: bigint; baseFeePerGas: bigint | null }
+export type LatestBlock = {
+  hash: Hex
+  number: bigint
+  timestamp: bigint
+  baseFeePerGas: bigint | null
+}
 
 /** The latest block: the chain's clock, and where a sent authorization's events start. */
-export function latestBlock(network: Network): Promise<LatestBlock> {
-  return network.publicClient.getBlock().catch((error) => {
+export async function latestBlock(network: Network): Promise<LatestBlock> {
+  const block = await network.publicClient.getBlock().catch((error) => {
     throw relayError('RELAY_UNAVAILABLE', { details: 'latest block', cause: error })
   })
+  if (!block.hash) throw relayError('RELAY_UNAVAILABLE', { details: 'latest block has no hash' })
+  return { ...block, hash: block.hash }
 }
 
 /** Validity against the chain's clock, and the amount the session still owes in the token. */
@@ -126,28 +132,51 @@ export function owed(session: PaymentSession, symbol: string, decimals: number):
   return received >= amount ? 0n : amount - received
 }
 
-export function authorizationState(
-  client: PublicClient,
+/**
+ * Whether the token marked the authorization used or canceled, in the state of `block`, named by
+ * its hash (EIP-1898): a load-balanced provider answers from that block or fails, never from
+ * another block of the same number.
+ */
+export async function authorizationState(
+  network: Network,
   token: Address,
   from: Address,
   nonce: Hex,
-  blockNumber?: bigint,
+  block: LatestBlock,
 ): Promise<boolean> {
-  return client
-    .readContract({
-      address: token,
-      abi: eip3009Abi,
-      functionName: 'authorizationState',
-      args: [from, nonce],
-      blockNumber,
-    })
+  const data = encodeFunctionData({
+    abi: eip3009Abi,
+    functionName: 'authorizationState',
+    args: [from, nonce],
+  })
+  const answer = await network.publicClient
+    .request({ method: 'eth_call', params: [{ to: token, data }, { blockHash: block.hash }] })
     .catch((error) => {
       throw relayError('RELAY_UNAVAILABLE', { details: 'authorizationState', cause: error })
     })
+  return decodeFunctionResult({
+    abi: eip3009Abi,
+    functionName: 'authorizationState',
+    data: answer,
+  })
+}
+
+/** The relayer's count of mined transactions in the state of `block`, named by its hash. */
+export async function minedCountAt(
+  network: Network,
+  address: Address,
+  block: LatestBlock,
+): Promise<number> {
+  const answer = await network.publicClient
+    .request({ method: 'eth_getTransactionCount', params: [address, { blockHash: block.hash }] })
+    .catch((error) => {
+      throw relayError('RELAY_UNAVAILABLE', { details: 'relayer nonce', cause: error })
+    })
+  return hexToNumber(answer)
 }
 
 /** The first of a recorded authorization's `event` since its claim, if the node indexed it. */
-async function eventOf(
+export async function eventOf(
   network: Network,
   record: RelayRecord,
   eventName: 'AuthorizationUsed' | 'AuthorizationCanceled',
@@ -164,43 +193,6 @@ async function eventOf(
       throw relayError('RELAY_UNAVAILABLE', { details: 'authorization events', cause: error })
     })
   return logs[0]?.transactionHash ?? undefined
-}
-
-/**
- * What became of the authorization a session's record holds, read from the chain's state at
- * one block (events may be indexed later than the state they come from, so they only name a
- * transaction or prove a cancel, never decide that money did not move):
- * - `used`: the token marked it used, and no cancel is seen: it paid (or its cancel is not
- *   indexed yet);
- * - `canceled`: its payer canceled it;
- * - `dead`: unused, and never minable: expired at that block, or the relayer nonce it was sent
- *   with is spent (mined by another transaction, or by its own without using it);
- * - `pending`: unused, sent (or being sent) with a relayer nonce not spent yet: it may be mined;
- * - `unsent`: unused, and its claimer never got to the send (no relayer nonce recorded).
- */
-export type PriorState = 'used' | 'canceled' | 'dead' | 'pending' | 'unsent'
-
-export async function priorState(
-  network: Network,
-  record: RelayRecord,
-  block: LatestBlock,
-): Promise<PriorState> {
-  const { relayer, relayerNonce } = record
-  const { publicClient } = network
-  const blockNumber = block.number
-  const [used, mined] = await Promise.all([
-    authorizationState(publicClient, record.token, record.from, record.nonce, blockNumber),
-    relayer && relayerNonce !== undefined
-      ? publicClient.getTransactionCount({ address: relayer, blockNumber }).catch((error) => {
-          throw relayError('RELAY_UNAVAILABLE', { details: 'relayer nonce', cause: error })
-        })
-      : undefined,
-  ])
-  if (used) return (await eventOf(network, record, 'AuthorizationCanceled')) ? 'canceled' : 'used'
-  if (BigInt(record.validBefore) <= block.timestamp) return 'dead'
-  // A hash without a relayer nonce: a record from a store written before nonces were recorded.
-  if (relayerNonce === undefined || mined === undefined) return record.hash ? 'pending' : 'unsent'
-  return mined > relayerNonce ? 'dead' : 'pending'
 }
 
 /** Whether the node has the transaction (pending or mined). */
@@ -231,67 +223,4 @@ export async function usedBy(network: Network, record: RelayRecord): Promise<Hex
 /** The transaction's arguments, as the token's `transferWithAuthorization` takes them. */
 export function transferArgs({ authorization: a, signature }: RelayRequest) {
   return [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, signature] as const
-}
-
-export type Fees = { gas: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
-
-/**
- * What spending gas needs: the payer policy (code at `from`), an unused authorization, the
- * relayer above its floor, the base fee under the ceiling, and a simulation (the token checks
- * the signature, a contract payer's too, and the balance) within the gas limit.
- */
-export async function checkBeforeGas(
-  options: ResolvedRelayOptions,
-  network: Network,
-  block: LatestBlock,
-  request: RelayRequest,
-  token: TokenInfo,
-): Promise<Fees> {
-  const { publicClient } = network
-  const { authorization: auth } = request
-  const { account, maxGas } = options
-  await assertPayerPolicy(options, publicClient, auth.from)
-  if (await authorizationState(publicClient, token.address, auth.from, auth.nonce))
-    throw relayError('AUTHORIZATION_USED')
-  const maxFeePerGas = network.config.maxFeePerGas ?? parseGwei('100')
-  const floor = network.config.minRelayerBalance ?? maxGas * maxFeePerGas
-  const [balance, fees] = await Promise.all([
-    publicClient.getBalance({ address: account.address }),
-    publicClient.estimateFeesPerGas(),
-  ]).catch((error) => {
-    throw relayError('RELAY_UNAVAILABLE', { details: 'relayer balance or fees', cause: error })
-  })
-  if (balance < floor)
-    throw relayError('RELAYER_UNDERFUNDED', {
-      details: `relayer ${account.address} holds ${balance} wei, the floor is ${floor}`,
-    })
-  if ((block.baseFeePerGas ?? fees.maxFeePerGas) > maxFeePerGas)
-    throw relayError('FEE_TOO_HIGH', {
-      details: `base fee ${block.baseFeePerGas} wei, the ceiling is ${maxFeePerGas}`,
-    })
-  let gas: bigint
-  try {
-    gas = await publicClient.estimateContractGas({
-      account,
-      address: token.address,
-      abi: eip3009Abi,
-      functionName: 'transferWithAuthorization',
-      args: transferArgs(request),
-    })
-  } catch (error) {
-    throw classifyError(error)
-  }
-  if (gas > maxGas)
-    throw relayError('GAS_LIMIT_EXCEEDED', { details: `needs ${gas} gas, the limit is ${maxGas}` })
-  return {
-    // Room over the estimate, never over the limit: a payer's contract that turns costly
-    // before the transaction is mined costs the relayer at most this.
-    gas: min(maxGas, (gas * 5n) / 4n),
-    maxFeePerGas: min(maxFeePerGas, fees.maxFeePerGas),
-    maxPriorityFeePerGas: min(fees.maxPriorityFeePerGas, maxFeePerGas),
-  }
-}
-
-function min(a: bigint, b: bigint): bigint {
-  return a < b ? a : b
 }

@@ -4,7 +4,7 @@ import { isAllowedContractPayer } from './contractPayers.js'
 import { relayError } from './errors.js'
 import type { Network } from './networks.js'
 import type { ResolvedRelayOptions } from './options.js'
-import { type RelayRequest, refuse } from './parseRequest.js'
+import { type Payment, type RelayRequest, refuse } from './parseRequest.js'
 
 /**
  * The relay's checks without any chain call: the session id is a plain id, then
@@ -13,13 +13,14 @@ import { type RelayRequest, refuse } from './parseRequest.js'
 export async function checkOffline(
   options: ResolvedRelayOptions,
   networkOf: (name: string) => Network | undefined,
-  request: RelayRequest,
+  request: Payment,
 ): Promise<Network[]> {
   // `.` and `..` would be steps up the session's URL, which is read with the API key.
   if (!isPlainId(request.sessionId)) refuse('paymentSessionId is not a plain id')
   const candidates = Object.keys(options.networks)
     .map(networkOf)
     .filter((n): n is Network => !!n && !!n.tokenOf(request.token))
+    .filter((n) => request.network === undefined || n.name === request.network)
   if (candidates.length === 0) refuse(`no network relays ${request.token}`)
   return checkAuthorization(options, request, candidates, async (network) => {
     const token = await network.tokenOf(request.token)!
@@ -40,12 +41,12 @@ export async function checkOffline(
  * checked by the token on chain). Returns the candidates signed for; all of them for a contract.
  */
 export async function checkAuthorization<C>(
-  options: Pick<ResolvedRelayOptions, 'minValidity' | 'maxValidity' | 'contractPayers'>,
+  options: Pick<ResolvedRelayOptions, 'minValidity' | 'maxValidity' | 'contractPayers' | 'clock'>,
   { authorization: auth, signature }: Pick<RelayRequest, 'authorization' | 'signature'>,
   candidates: C[],
   domainOf: (candidate: C) => Promise<TypedDataDomain>,
 ): Promise<C[]> {
-  const now = BigInt(Math.floor(Date.now() / 1000))
+  const now = BigInt(Math.floor(options.clock.now() / 1000))
   // Against this machine's clock, with some slack; the chain's clock is checked later.
   const slack = 60n
   if (auth.value === 0n) refuse('value is 0')

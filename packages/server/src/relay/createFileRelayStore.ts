@@ -1,25 +1,23 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { open, rename } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { createLocalNonceLock, type RelayRecord, type RelayStore, sameRecord } from './types.js'
+import type { RelayStore } from './types.js'
 
 /**
- * A durable relay store in one JSON file, for a relay that runs as one process: the records are
+ * A durable relay store in one JSON file, for a relay that runs as one process: the values are
  * written to a temporary file, fsynced and renamed over the old one (then the folder is
- * fsynced), so a kill -9 leaves either the old records or the new ones, never half a file. A
+ * fsynced), so a kill -9 leaves either the old values or the new ones, never half a file. A
  * restarted relay reads them back and still refuses a second authorization for a session whose
  * first one is pending. Changes made while a write is under way go to disk together in the next
- * one; each `set` and `delete` resolves once its change is on disk. This or your own table is
- * required: the relay has no in-memory default. It holds for ONE process only: its claims and
- * its nonce lock live in this process's memory, so several relay processes (replicas,
- * serverless instances) need a shared store instead: `createPostgresRelayStore` or
- * `createRedisRelayStore`.
+ * one; each change resolves once it is on disk. It holds for ONE process only: several relay
+ * processes (replicas, serverless instances) need a shared store instead:
+ * `createPostgresRelayStore` or `createRedisRelayStore`.
  * @example createRelayHandler({ ..., store: createFileRelayStore('/var/lib/shop/relay.json') })
  */
 export function createFileRelayStore(file: string): RelayStore {
-  const records = new Map<string, RelayRecord>(
+  const values = new Map<string, string>(
     existsSync(file)
-      ? Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, RelayRecord>)
+      ? Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>)
       : [],
   )
   let writing: Promise<void> = Promise.resolve()
@@ -43,34 +41,25 @@ export function createFileRelayStore(file: string): RelayStore {
     }
   }
 
-  /** Resolves once the records as they are now are on disk. */
+  /** Resolves once the values as they are now are on disk. */
   function persist(): Promise<void> {
     next ??= writing
       .catch(() => undefined)
       .then(() => {
         next = undefined
-        writing = write(JSON.stringify(Object.fromEntries(records)))
+        writing = write(JSON.stringify(Object.fromEntries(values)))
         return writing
       })
     return next
   }
 
   return {
-    get: (sessionId) => records.get(sessionId),
-    claim(sessionId, record, replacing) {
-      if (!sameRecord(records.get(sessionId), replacing)) return false
-      records.set(sessionId, record)
+    get: (key) => values.get(key),
+    compareAndSet(key, value, expected) {
+      if (values.get(key) !== expected) return false
+      if (value === undefined) values.delete(key)
+      else values.set(key, value)
       return persist().then(() => true)
     },
-    set(sessionId, record) {
-      records.set(sessionId, record)
-      return persist()
-    },
-    release(sessionId, record) {
-      if (!sameRecord(records.get(sessionId), record)) return
-      records.delete(sessionId)
-      return persist()
-    },
-    withNonce: createLocalNonceLock(),
   }
 }

@@ -1,8 +1,9 @@
 import { createNetworks } from './networks.js'
 import { type RelayOptions, type ResolvedRelayOptions, resolveRelayOptions } from './options.js'
-import type { RelayRequest } from './parseRequest.js'
-import { createSender } from './send.js'
-import { type SettleReturnType, settle } from './settle.js'
+import type { Payment, RelayRequest } from './parseRequest.js'
+import { relayerSender } from './senders/relayer.js'
+import type { Sender } from './senders/sender.js'
+import { createKeyedQueue, type SettleReturnType, settle } from './settle.js'
 
 export type Relay = {
   /** The options as checked, with their defaults. */
@@ -16,29 +17,36 @@ export type Relay = {
 }
 
 /**
- * The relay's rules without HTTP, for a handler of another shape (x402, a queue consumer): the
- * options are checked here, once. `createRelayHandler` is this behind a `Request` → `Response`.
+ * The settlement pipeline with its options checked once, for any route and sender: the relay's
+ * relayer, or (x402) a facilitator.
+ */
+export function createSettlement(
+  options: Parameters<typeof resolveRelayOptions>[0],
+  senderOf: (resolved: ResolvedRelayOptions) => Sender<unknown>,
+  { withoutRelayer = false } = {},
+) {
+  const resolved = resolveRelayOptions(options, { withoutRelayer })
+  const context = {
+    options: resolved,
+    networkOf: createNetworks(resolved),
+    exclusively: createKeyedQueue(),
+  }
+  const sender = senderOf(resolved)
+  return {
+    options: resolved,
+    networkOf: context.networkOf,
+    settle: (payment: Payment) => settle(context, payment, sender),
+  }
+}
+
+/**
+ * The relay's rules without HTTP, for a handler of another shape (a queue consumer):
+ * `createRelayHandler` is this behind a `Request` → `Response`.
  * @example
  * const relay = createRelay({ client, relayer, networks, store: createPostgresRelayStore(sql) })
  * const { sessionId, transactionHash } = await relay.settle({ sessionId, token, authorization, signature })
  */
 export function createRelay(options: RelayOptions): Relay {
-  const resolved = resolveRelayOptions(options)
-  const locks = new Map<string, Promise<unknown>>()
-  async function exclusively<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const run = (locks.get(key) ?? Promise.resolve()).catch(() => undefined).then(work)
-    locks.set(key, run)
-    try {
-      return await run
-    } finally {
-      if (locks.get(key) === run) locks.delete(key)
-    }
-  }
-  const context = {
-    options: resolved,
-    networkOf: createNetworks(resolved),
-    send: createSender(resolved),
-    exclusively,
-  }
-  return { options: resolved, settle: (request) => settle(context, request) }
+  const settlement = createSettlement(options, relayerSender as (o: ResolvedRelayOptions) => Sender)
+  return { options: settlement.options, settle: settlement.settle }
 }

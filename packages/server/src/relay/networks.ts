@@ -3,12 +3,10 @@ import {
   type Address,
   type Chain,
   createPublicClient,
-  createWalletClient,
   defineChain,
   getAddress,
   http,
   type PublicClient,
-  type WalletClient,
 } from 'viem'
 import type { RelayNetwork, ResolvedRelayOptions } from './options.js'
 
@@ -20,27 +18,26 @@ export type Network = {
   config: RelayNetwork
   chain: Chain
   publicClient: PublicClient
-  wallet: WalletClient
   /** The token's EIP-712 domain and decimals (configured, or read once), or none. */
   tokenOf(symbol: string): Promise<TokenInfo> | undefined
 }
 
 /** The relay's networks by service network name, each built on first use. */
-export function createNetworks(options: ResolvedRelayOptions) {
+export function createNetworks(options: Pick<ResolvedRelayOptions, 'networks'>) {
   const built = new Map<string, Network>()
   return function networkOf(name: string): Network | undefined {
     const config = options.networks[name]
     if (!config) return undefined
     let network = built.get(name)
     if (!network) {
-      network = buildNetwork(name, config, options)
+      network = buildNetwork(name, config)
       built.set(name, network)
     }
     return network
   }
 }
 
-function buildNetwork(name: string, config: RelayNetwork, options: ResolvedRelayOptions): Network {
+function buildNetwork(name: string, config: RelayNetwork): Network {
   const chain = defineChain({
     id: config.chainId,
     name,
@@ -55,7 +52,6 @@ function buildNetwork(name: string, config: RelayNetwork, options: ResolvedRelay
     config,
     chain,
     publicClient,
-    wallet: createWalletClient({ account: options.account, chain, transport }),
     tokenOf(symbol) {
       const entry = Object.entries(config.tokens).find(
         ([s]) => s.toUpperCase() === symbol.toUpperCase(),

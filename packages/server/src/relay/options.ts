@@ -1,5 +1,5 @@
 import { type Clock, merchantError, type PaySessionError, systemClock } from '@paysession/protocol'
-import type { Account, Address, Hex } from 'viem'
+import type { Address, Hex, LocalAccount } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { PaySessionClient } from '../client/createPaySessionClient.js'
 import type { TrustProxy } from '../http/clientIp.js'
@@ -28,6 +28,9 @@ export type RelayNetwork = {
   minRelayerBalance?: bigint
 }
 
+/** A relayer key: a private key, or a viem local account (it signs here). */
+export type Relayer = Hex | LocalAccount
+
 /** Everything the relay's rules need: {@link createRelay} takes these. */
 export type RelayOptions = {
   /** Reads the session (one-time wallet, amount, status): see `sessionTokenOf`. */
@@ -40,10 +43,11 @@ export type RelayOptions = {
    */
   sessionTokenOf?: (sessionId: string) => string | undefined | Promise<string | undefined>
   /**
-   * The merchant's relayer: a private key or a viem local account. It pays the gas. Its nonces
-   * are assigned through the store, so any number of relay instances may share it.
+   * The merchant's relayer: a private key or a viem local account, or several. It pays the gas.
+   * Each key is a lane with its own nonces, kept in the store, so any number of relay instances
+   * may share the keys; throughput grows with the keys.
    */
-  relayer: Hex | Account
+  relayer: Relayer | Relayer[]
   /** Per service network name (e.g. `BASE`, `LOCAL`): its chain and the tokens relayed there. */
   networks: Record<string, RelayNetwork>
   /**
@@ -52,8 +56,8 @@ export type RelayOptions = {
    * or `createRedisRelayStore(redis)` (docs/server.md#which-store). Required.
    */
   store: RelayStore
-  /** The time a claim is dated and its lease judged by (`systemClock`); tests pass their own. */
-  clock?: Pick<Clock, 'now'>
+  /** The time claims are dated and leases judged by, and the relay's timers (`systemClock`). */
+  clock?: Pick<Clock, 'now'> & Partial<Clock>
   /** Gas limit of every relayed transaction; a payment that needs more is refused. Default 150 000. */
   maxGas?: bigint
   /**
@@ -101,9 +105,10 @@ export type RelayHandlerOptions = RelayOptions & {
 }
 
 /** The options with their defaults, checked once when the relay is built. */
-export type ResolvedRelayOptions = RelayOptions & {
-  clock: Pick<Clock, 'now'>
-  account: Account
+export type ResolvedRelayOptions = Omit<RelayOptions, 'relayer'> & {
+  clock: Clock
+  /** The relayer keys; none when a facilitator sends. */
+  accounts: LocalAccount[]
   maxGas: bigint
   maxValidity: bigint
   minValidity: bigint
@@ -116,24 +121,44 @@ function invalid(shortMessage: string, details?: string): never {
 }
 
 /** Checks the options when the relay is built, so a mistake fails at deploy, not on a payment. */
-export function resolveRelayOptions(options: RelayOptions): ResolvedRelayOptions {
+export function resolveRelayOptions(
+  options: Omit<RelayOptions, 'relayer'> & { relayer?: RelayOptions['relayer'] | undefined },
+  { withoutRelayer = false } = {},
+): ResolvedRelayOptions {
   const store = options.store as Partial<RelayStore> | undefined
   if (!store || typeof store.get !== 'function')
     invalid(
       'The relay needs a durable store: pass store: createFileRelayStore(file) for one process, or a shared one (createPostgresRelayStore, createRedisRelayStore).',
       'Without one a restarted relay would submit a second payment for a session.',
     )
-  for (const method of ['claim', 'set', 'release', 'withNonce'] as const)
-    if (typeof store[method] !== 'function')
-      invalid(
-        `The relay store has no ${method}(): use createPostgresRelayStore, createRedisRelayStore or createFileRelayStore, or implement RelayStore.`,
-      )
+  if (typeof store.compareAndSet !== 'function')
+    invalid(
+      'The relay store has no compareAndSet(): use createPostgresRelayStore, createRedisRelayStore or createFileRelayStore, or implement RelayStore.',
+    )
   if (typeof options.client?.getSession !== 'function')
     invalid('The relay needs client: createPaySessionClient({ apiBase, apiKey }).')
-  const account =
-    typeof options.relayer === 'string' ? privateKeyToAccount(options.relayer) : options.relayer
-  if (!account || typeof account.address !== 'string')
-    invalid('relayer must be a private key (0x…) or a viem account.')
+  const relayers = options.relayer === undefined ? [] : [options.relayer].flat()
+  if (relayers.length === 0 && !withoutRelayer)
+    invalid('The relay needs relayer: the private key (or keys) that pays the gas.')
+  const accounts = relayers.map((relayer) => {
+    const account =
+      typeof relayer === 'string' && /^0x[0-9a-fA-F]{64}$/.test(relayer)
+        ? privateKeyToAccount(relayer)
+        : relayer
+    if (
+      !account ||
+      typeof account !== 'object' ||
+      typeof account.address !== 'string' ||
+      typeof account.signTransaction !== 'function'
+    )
+      invalid(
+        'relayer must be a private key (0x and 64 hex digits) or a viem local account, or a list of them.',
+        'The relay signs each transaction itself, so that its bytes are kept and can be sent again.',
+      )
+    return account
+  })
+  if (new Set(accounts.map((a) => a.address.toLowerCase())).size !== accounts.length)
+    invalid('relayer lists the same key twice.')
   if (!options.networks || typeof options.networks !== 'object')
     invalid('The relay needs networks: { NAME: { chainId, rpcUrl, tokens } }.')
   for (const [name, network] of Object.entries(options.networks)) {
@@ -151,8 +176,8 @@ export function resolveRelayOptions(options: RelayOptions): ResolvedRelayOptions
   if (typeof maxGas !== 'bigint' || maxGas <= 0n) invalid('maxGas must be a positive bigint.')
   return {
     ...options,
-    clock: options.clock ?? systemClock,
-    account,
+    clock: clockOf(options.clock),
+    accounts,
     maxGas,
     maxValidity: seconds(options.maxValiditySeconds, 3600, 'maxValiditySeconds'),
     minValidity: seconds(options.minValiditySeconds, 30, 'minValiditySeconds'),
@@ -168,5 +193,15 @@ export function resolveHandlerOptions(options: RelayHandlerOptions) {
     maxBodyBytes,
     rateLimit:
       options.rateLimit === false ? undefined : (options.rateLimit ?? createTokenBucketRateLimit()),
+  }
+}
+
+/** The caller's clock, with the system's timers where it has none (a test may give only `now`). */
+function clockOf(clock: RelayOptions['clock']): Clock {
+  if (!clock) return systemClock
+  return {
+    now: () => clock.now(),
+    setTimeout: (callback, ms) => (clock.setTimeout ?? systemClock.setTimeout)(callback, ms),
+    clearTimeout: (timer) => (clock.clearTimeout ?? systemClock.clearTimeout)(timer),
   }
 }

@@ -11,8 +11,9 @@ export type TransferAuthorization = {
 }
 
 /**
- * What the relay remembers per session about the authorization it is sending or sent, so that
- * the chain can say later whether it still blocks another one.
+ * A claim on a session: the one authorization being paid for it, and what is known of its
+ * sending. Every route (the relay, x402 through the relayer or a facilitator) writes this one
+ * format, and `judgeClaim` reads any of them the same way.
  */
 export type RelayRecord = {
   from: Address
@@ -23,62 +24,49 @@ export type RelayRecord = {
   token: Address
   /** A block before the transaction was sent: where its events are looked up from. */
   fromBlock: string
+  /** When an instance claimed the session (ms since 1970, the claimer's clock). */
+  claimedAt?: number | undefined
   /**
-   * The relayer and the nonce its transaction carries: written under the nonce lock before the
-   * transaction leaves the instance, so a claim without them was never sent. Once the relayer's
-   * mined nonce count passes it, that transaction can no longer be mined.
+   * The relayer and the nonce its transaction carries, the transaction's hash and its signed
+   * bytes: written before the transaction leaves the instance, so a claim without them was
+   * never sent by a relayer, and any instance can send the same bytes again.
    */
   relayer?: Address | undefined
   relayerNonce?: number | undefined
-  /** The transaction's hash: known before it is sent when the relayer key signs locally. */
   hash?: Hex | undefined
-  /** When an instance claimed the session to send it (ms since 1970, the claimer's clock). */
-  claimedAt?: number | undefined
+  raw?: Hex | undefined
+  /**
+   * The facilitator asked to settle it: written before `/settle` is called. Its outcome is
+   * unknown until the authorization is used or can no longer be mined (`validBefore`).
+   */
+  facilitator?: string | undefined
 }
-
-/** The highest relayer nonce a node accepted, and when (ms since 1970, the sender's clock). */
-export type AcceptedNonce = { nonce: number; at: number }
 
 /**
- * What every relay instance shares, by the session id the service answers: the claim on a
- * session (one authorization sent per session) and the relayer's nonces. Each call is durable
- * when it resolves. Implementations: `createPostgresRelayStore`, `createRedisRelayStore`
- * (several instances), `createFileRelayStore` (one process), a Durable Object (Workers, see
- * examples/cloudflare-worker).
+ * What every relay instance shares: text by key, compared and set atomically. The relay keeps
+ * on it the claim per session, the payment in flight per payer and the nonces per relayer key.
+ * Each call is durable when it resolves. Implementations: `createPostgresRelayStore`,
+ * `createRedisRelayStore` (several instances), `createFileRelayStore` (one process), a Durable
+ * Object (Workers, see examples/cloudflare-worker).
  */
 export type RelayStore = {
-  get(sessionId: string): RelayRecord | undefined | Promise<RelayRecord | undefined>
+  get(key: string): string | undefined | Promise<string | undefined>
   /**
-   * Atomically (compare-and-set): stores `record` if the session has none, or, with
-   * `replacing`, if its record is still exactly `replacing` (see {@link sameRecord}). True when
-   * this call stored it: of claims racing on any number of instances, exactly one wins.
+   * Atomically: writes `value` (or deletes the key, with `undefined`) if the key's text is still
+   * `expected` (`undefined`: the key is absent). True when this call changed it: of calls racing
+   * on any number of instances with the same `expected`, exactly one succeeds.
    */
-  claim(sessionId: string, record: RelayRecord, replacing?: RelayRecord): boolean | Promise<boolean>
-  /** Writes the session's record: its claimer adds the transaction hash. */
-  set(sessionId: string, record: RelayRecord): void | Promise<void>
-  /** Drops the session's record if it is still `record`: the node refused the send. */
-  release(sessionId: string, record: RelayRecord): void | Promise<void>
-  /**
-   * Runs `send` while no other instance runs one for `key` (a relayer on a chain), with the
-   * last nonce a node accepted for it; stores the nonce `send` returns, only while it still
-   * holds the lock. A crashed instance must not hold the lock for long (a Postgres
-   * transaction ends with its connection; a Redis lock expires). `send` calls `assertHeld`
-   * right before the transaction leaves: it throws once the lock was lost (a holder that
-   * stalled past its lease), so a stale nonce is not sent.
-   */
-  withNonce<T>(
+  compareAndSet(
     key: string,
-    send: (
-      last: AcceptedNonce | undefined,
-      assertHeld: () => Promise<void>,
-    ) => Promise<{ nonce: number; result: T }>,
-  ): Promise<T>
+    value: string | undefined,
+    expected: string | undefined,
+  ): boolean | Promise<boolean>
 }
 
-/** A record as text with its fields in one order: what `claim` compares. */
+/** A record as text with its fields in one order: what a claim compares. */
 export function serializeRecord(record: RelayRecord): string {
-  const { from, nonce, validBefore, network, token, fromBlock } = record
-  const { relayer, relayerNonce, hash, claimedAt } = record
+  const { from, nonce, validBefore, network, token, fromBlock, claimedAt } = record
+  const { relayer, relayerNonce, hash, raw, facilitator } = record
   return JSON.stringify({
     from,
     nonce,
@@ -86,37 +74,13 @@ export function serializeRecord(record: RelayRecord): string {
     network,
     token,
     fromBlock,
+    claimedAt,
     relayer,
     relayerNonce,
     hash,
-    claimedAt,
+    raw,
+    facilitator,
   })
-}
-
-/** Whether two records are the same claim. */
-export function sameRecord(a: RelayRecord | undefined, b: RelayRecord | undefined): boolean {
-  return a === b || (!!a && !!b && serializeRecord(a) === serializeRecord(b))
-}
-
-/** `withNonce` for one process: one send at a time per key, the last nonce kept in memory. */
-export function createLocalNonceLock(): RelayStore['withNonce'] {
-  const tails = new Map<string, Promise<unknown>>()
-  const accepted = new Map<string, AcceptedNonce>()
-  return async (key, send) => {
-    const run = (tails.get(key) ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(() => send(accepted.get(key), async () => {}))
-      .then(({ nonce, result }) => {
-        accepted.set(key, { nonce, at: Date.now() })
-        return result
-      })
-    tails.set(key, run)
-    try {
-      return await run
-    } finally {
-      if (tails.get(key) === run) tails.delete(key)
-    }
-  }
 }
 
 /**
@@ -125,18 +89,14 @@ export function createLocalNonceLock(): RelayStore['withNonce'] {
  * does not see it at all.
  */
 export function createMemoryRelayStoreForTestsOnly(): RelayStore {
-  const records = new Map<string, RelayRecord>()
+  const values = new Map<string, string>()
   return {
-    get: (sessionId) => records.get(sessionId),
-    claim(sessionId, record, replacing) {
-      if (!sameRecord(records.get(sessionId), replacing)) return false
-      records.set(sessionId, record)
+    get: (key) => values.get(key),
+    compareAndSet(key, value, expected) {
+      if (values.get(key) !== expected) return false
+      if (value === undefined) values.delete(key)
+      else values.set(key, value)
       return true
     },
-    set: (sessionId, record) => void records.set(sessionId, record),
-    release(sessionId, record) {
-      if (sameRecord(records.get(sessionId), record)) records.delete(sessionId)
-    },
-    withNonce: createLocalNonceLock(),
   }
 }

@@ -4,7 +4,7 @@ import {
   type RelayRateLimit,
   type TokenBucketRateLimitOptions,
 } from '../relay/rateLimit.js'
-import { type RelayRecord, type RelayStore, serializeRecord } from '../relay/types.js'
+import type { RelayStore } from '../relay/types.js'
 import type { WebhookDedupeStore } from '../webhooks/dedupe.js'
 
 export type PostgresStoreOptions = {
@@ -23,11 +23,9 @@ function schema(sql: Sql, prefix: string) {
         .begin(async (tx) => {
           // One creator at a time: CREATE TABLE IF NOT EXISTS races on the type's name.
           await tx`select pg_advisory_xact_lock(hashtextextended(${`${prefix}:schema`}, 0))`
-          await tx`create table if not exists ${t('relay_claims')} (
-            session_id text primary key, record text not null,
+          await tx`create table if not exists ${t('relay_store')} (
+            key text primary key, value text not null,
             updated_at timestamptz not null default now())`
-          await tx`create table if not exists ${t('relay_nonces')} (
-            key text primary key, nonce bigint not null, at bigint not null)`
           // full_at: when the bucket is full again, and its row the same as none.
           await tx`create table if not exists ${t('rate_limits')} (
             key text primary key, tokens double precision not null, at timestamptz not null,
@@ -38,6 +36,9 @@ function schema(sql: Sql, prefix: string) {
             on ${t('rate_limits')} (full_at)`
           await tx`create table if not exists ${t('webhook_deliveries')} (
             id text primary key, at timestamptz not null default now())`
+          // A delivery being handled: its holder and lease; both null once it was handled.
+          await tx`alter table ${t('webhook_deliveries')}
+            add column if not exists holder text, add column if not exists lease_until timestamptz`
         })
         .catch((error) => {
           ready = undefined
@@ -49,10 +50,10 @@ function schema(sql: Sql, prefix: string) {
 }
 
 /**
- * The relay store in Postgres, for any number of relay instances: a session is claimed with
- * `INSERT … ON CONFLICT DO NOTHING` (or an `UPDATE` that compares the whole record), and the
- * relayer's nonce is assigned under a transaction-scoped advisory lock, which Postgres lets go
- * when the holder's connection ends, a killed instance's too. Over the `postgres` client.
+ * The relay store in Postgres, for any number of relay instances: one row per key, changed only
+ * by a statement that compares the row's text (`INSERT … ON CONFLICT DO NOTHING`, `UPDATE` or
+ * `DELETE … WHERE value = expected`), so of racing instances exactly one succeeds. Over the
+ * `postgres` client.
  * @example
  * import postgres from 'postgres'
  * const store = createPostgresRelayStore(postgres(process.env.DATABASE_URL))
@@ -62,51 +63,27 @@ export function createPostgresRelayStore(
   { prefix = 'paysession' }: PostgresStoreOptions = {},
 ): RelayStore {
   const { t, ready } = schema(sql, prefix)
-  const claims = t('relay_claims')
+  const table = t('relay_store')
   return {
-    async get(sessionId) {
+    async get(key) {
       await ready()
-      const [row] = await sql<{ record: string }[]>`
-        select record from ${claims} where session_id = ${sessionId}`
-      return row ? (JSON.parse(row.record) as RelayRecord) : undefined
+      const [row] = await sql<{ value: string }[]>`
+        select value from ${table} where key = ${key}`
+      return row?.value
     },
-    async claim(sessionId, record, replacing) {
+    async compareAndSet(key, value, expected) {
       await ready()
-      const text = serializeRecord(record)
-      const rows = replacing
-        ? await sql`update ${claims} set record = ${text}, updated_at = now()
-            where session_id = ${sessionId} and record = ${serializeRecord(replacing)} returning 1`
-        : await sql`insert into ${claims} (session_id, record) values (${sessionId}, ${text})
-            on conflict do nothing returning 1`
+      const rows =
+        expected === undefined
+          ? value === undefined
+            ? await sql`select 1 from ${table} where key = ${key} having count(*) = 0`
+            : await sql`insert into ${table} (key, value) values (${key}, ${value})
+                on conflict do nothing returning 1`
+          : value === undefined
+            ? await sql`delete from ${table} where key = ${key} and value = ${expected} returning 1`
+            : await sql`update ${table} set value = ${value}, updated_at = now()
+                where key = ${key} and value = ${expected} returning 1`
       return rows.length === 1
-    },
-    async set(sessionId, record) {
-      await ready()
-      const text = serializeRecord(record)
-      await sql`insert into ${claims} (session_id, record) values (${sessionId}, ${text})
-        on conflict (session_id) do update set record = excluded.record, updated_at = now()`
-    },
-    async release(sessionId, record) {
-      await ready()
-      await sql`delete from ${claims}
-        where session_id = ${sessionId} and record = ${serializeRecord(record)}`
-    },
-    async withNonce(key, send) {
-      await ready()
-      const nonces = t('relay_nonces')
-      return sql.begin(async (tx) => {
-        await tx`select pg_advisory_xact_lock(hashtextextended(${`${prefix}:nonce:${key}`}, 0))`
-        const [row] = await tx<{ nonce: string; at: string }[]>`
-          select nonce, at from ${nonces} where key = ${key}`
-        // The lock lives as long as this transaction: a query in it fails once it is gone.
-        const { nonce, result } = await send(
-          row ? { nonce: Number(row.nonce), at: Number(row.at) } : undefined,
-          async () => void (await tx`select 1`),
-        )
-        await tx`insert into ${nonces} (key, nonce, at) values (${key}, ${nonce}, ${Date.now()})
-          on conflict (key) do update set nonce = excluded.nonce, at = excluded.at`
-        return result
-      }) as Promise<Awaited<ReturnType<typeof send>>['result']>
     },
   }
 }
@@ -155,7 +132,9 @@ export function createPostgresRateLimit(
 }
 
 /**
- * Webhook deduplication in Postgres, shared by every instance: handled delivery ids in a table.
+ * Webhook deduplication in Postgres, shared by every instance: a row per delivery, taken with a
+ * lease while it is handled (an `INSERT … ON CONFLICT` that takes only a row whose lease ran out)
+ * and marked handled after, so two instances that receive it at once handle it once.
  * @example createWebhookHandler({ ..., dedupe: createPostgresDedupeStore(sql) })
  */
 export function createPostgresDedupeStore(
@@ -167,11 +146,30 @@ export function createPostgresDedupeStore(
   return {
     async has(id) {
       await ready()
-      return (await sql`select 1 from ${deliveries} where id = ${id}`).length > 0
+      return (await sql`select 1 from ${deliveries} where id = ${id} and holder is null`).length > 0
     },
     async add(id) {
       await ready()
-      await sql`insert into ${deliveries} (id) values (${id}) on conflict do nothing`
+      await sql`insert into ${deliveries} (id) values (${id})
+        on conflict (id) do update set holder = null, lease_until = null, at = now()`
+    },
+    async claim(id, holder, leaseMs) {
+      await ready()
+      const [row] = await sql<{ holder: string | null }[]>`
+        insert into ${deliveries} as d (id, holder, lease_until)
+        values (${id}, ${holder}, now() + make_interval(secs => ${leaseMs / 1000}))
+        on conflict (id) do update set holder = excluded.holder,
+          lease_until = excluded.lease_until, at = now()
+        where d.holder is not null and d.lease_until < now()
+        returning holder`
+      if (row) return 'claimed'
+      const [current] = await sql<{ holder: string | null }[]>`
+        select holder from ${deliveries} where id = ${id}`
+      return current && current.holder === null ? 'handled' : 'handling'
+    },
+    async release(id, holder) {
+      await ready()
+      await sql`delete from ${deliveries} where id = ${id} and holder = ${holder}`
     },
   }
 }

@@ -1,11 +1,10 @@
 import type { Redis } from 'ioredis'
-import { relayError } from '../relay/errors.js'
 import {
   bucketOf,
   type RelayRateLimit,
   type TokenBucketRateLimitOptions,
 } from '../relay/rateLimit.js'
-import { type RelayRecord, type RelayStore, serializeRecord } from '../relay/types.js'
+import type { RelayStore } from '../relay/types.js'
 import type { WebhookDedupeStore } from '../webhooks/dedupe.js'
 
 export type RedisStoreOptions = {
@@ -13,24 +12,16 @@ export type RedisStoreOptions = {
   prefix?: string
 }
 
-export type RedisRelayStoreOptions = RedisStoreOptions & {
-  /**
-   * The nonce lock's lease (ms): a holder that dies frees it after this, and a holder that
-   * stalls longer loses it and sends nothing. Longer than a send takes. Default 30 000.
-   */
-  nonceLockMs?: number
-}
-
-// Compare-and-set and compare-and-delete: one script runs alone on the server.
-const replaceIfSame = `if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end return 0`
+// Compare-and-set: one script runs alone on the server. With ARGV[3] = 1 the key's text must be
+// ARGV[1], else the key must be absent; then it is set to ARGV[2], or deleted when ARGV[4] = 1.
+const compareAndSet = `local current = redis.call('GET', KEYS[1])
+if ARGV[3] == '1' then if current ~= ARGV[1] then return 0 end
+elseif current then return 0 end
+if ARGV[4] == '1' then redis.call('DEL', KEYS[1])
+else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[5]) end
+return 1`
 const deleteIfSame = `if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1]) end return 0`
-// The nonce lock's fence: only its holder extends it, or stores the nonce it sent.
-const extendIfHeld = `if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`
-const setIfHeld = `if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[2], ARGV[2]) return 1 end return 0`
 // A token bucket on the server's clock.
 const takeToken = `local burst = tonumber(ARGV[1]) local rate = tonumber(ARGV[2])
 local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -42,63 +33,29 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return ok`
 
-// A claim outlives any authorization the relay accepts (validity is at most hours).
-const recordTtlMs = 30 * 24 * 3600 * 1000
+// A value outlives any authorization the relay accepts (validity is at most hours).
+const valueTtlMs = 30 * 24 * 3600 * 1000
 
 /**
- * The relay store in Redis, for any number of relay instances: a session is claimed with
- * `SET … NX` (or a script that compares the whole record), and the relayer's nonce is assigned
- * under a lock (`SET … NX PX`, released by a script only by its holder) that expires if its
- * holder dies; a holder that stalls past it finds the lock gone before it sends, and stores no
- * nonce. Needs one Redis primary (not a replica set read from replicas). Over `ioredis`.
+ * The relay store in Redis, for any number of relay instances: each change is a script that
+ * compares the key's text before it sets or deletes it, so of racing instances exactly one
+ * succeeds. Needs one Redis primary (not a replica set read from replicas). Over `ioredis`.
  * @example
  * import { Redis } from 'ioredis'
  * const store = createRedisRelayStore(new Redis(process.env.REDIS_URL))
  */
 export function createRedisRelayStore(
   redis: Redis,
-  { prefix = 'paysession:', nonceLockMs = 30_000 }: RedisRelayStoreOptions = {},
+  { prefix = 'paysession:' }: RedisStoreOptions = {},
 ): RelayStore {
-  const claim = (sessionId: string) => `${prefix}relay:claim:${sessionId}`
+  const keyOf = (key: string) => `${prefix}relay:${key}`
   return {
-    async get(sessionId) {
-      const text = await redis.get(claim(sessionId))
-      return text ? (JSON.parse(text) as RelayRecord) : undefined
-    },
-    async claim(sessionId, record, replacing) {
-      const text = serializeRecord(record)
-      if (!replacing)
-        return (await redis.set(claim(sessionId), text, 'PX', recordTtlMs, 'NX')) === 'OK'
-      const args = [serializeRecord(replacing), text, recordTtlMs]
-      return (await redis.eval(replaceIfSame, 1, claim(sessionId), ...args)) === 1
-    },
-    async set(sessionId, record) {
-      await redis.set(claim(sessionId), serializeRecord(record), 'PX', recordTtlMs)
-    },
-    async release(sessionId, record) {
-      await redis.eval(deleteIfSame, 1, claim(sessionId), serializeRecord(record))
-    },
-    async withNonce(key, send) {
-      const lock = `${prefix}relay:nonce-lock:${key}`
-      const last = `${prefix}relay:nonce:${key}`
-      const holder = crypto.randomUUID()
-      for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
-        if ((await redis.set(lock, holder, 'PX', nonceLockMs, 'NX')) === 'OK') break
-        await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random())))
-      }
-      try {
-        const stored = await redis.get(last)
-        const { nonce, result } = await send(stored ? JSON.parse(stored) : undefined, async () => {
-          if ((await redis.eval(extendIfHeld, 1, lock, holder, nonceLockMs)) !== 1)
-            throw relayError('RELAY_UNAVAILABLE', { details: 'the relayer nonce lock was lost' })
-        })
-        // A holder that lost the lock while sending leaves the newer holder's nonce alone.
-        const accepted = JSON.stringify({ nonce, at: Date.now() })
-        await redis.eval(setIfHeld, 2, lock, last, holder, accepted)
-        return result
-      } finally {
-        await redis.eval(deleteIfSame, 1, lock, holder)
-      }
+    get: async (key) => (await redis.get(keyOf(key))) ?? undefined,
+    async compareAndSet(key, value, expected) {
+      const compare = expected === undefined ? 0 : 1
+      const remove = value === undefined ? 1 : 0
+      const args = [expected ?? '', value ?? '', compare, remove, valueTtlMs]
+      return (await redis.eval(compareAndSet, 1, keyOf(key), ...args)) === 1
     },
   }
 }
@@ -120,8 +77,9 @@ export function createRedisRateLimit(
 }
 
 /**
- * Webhook deduplication in Redis, shared by every instance: handled delivery ids, kept for
- * `ttlSeconds` (default 7 days, longer than the service retries a delivery).
+ * Webhook deduplication in Redis, shared by every instance: a delivery is taken with a lease
+ * while it is handled (`SET … NX PX`) and marked handled after, kept for `ttlSeconds` (default 7
+ * days, longer than the service retries a delivery).
  * @example createWebhookHandler({ ..., dedupe: createRedisDedupeStore(redis) })
  */
 export function createRedisDedupeStore(
@@ -131,8 +89,17 @@ export function createRedisDedupeStore(
     ttlSeconds = 7 * 24 * 3600,
   }: RedisStoreOptions & { ttlSeconds?: number } = {},
 ): WebhookDedupeStore {
+  const key = (id: string) => `${prefix}webhook:${id}`
+  const handled = '1'
   return {
-    has: async (id) => (await redis.exists(`${prefix}webhook:${id}`)) === 1,
-    add: async (id) => void (await redis.set(`${prefix}webhook:${id}`, '1', 'EX', ttlSeconds)),
+    has: async (id) => (await redis.get(key(id))) === handled,
+    add: async (id) => void (await redis.set(key(id), handled, 'EX', ttlSeconds)),
+    async claim(id, holder, leaseMs) {
+      if ((await redis.set(key(id), `lease:${holder}`, 'PX', leaseMs, 'NX')) === 'OK')
+        return 'claimed'
+      return (await redis.get(key(id))) === handled ? 'handled' : 'handling'
+    },
+    release: async (id, holder) =>
+      void (await redis.eval(deleteIfSame, 1, key(id), `lease:${holder}`)),
   }
 }

@@ -48,6 +48,9 @@ type Id = string | number | null
 
 const methodSuffix = '_paymentStatusUpdate'
 
+/** How long one instance holds a delivery it handles before another may (a holder that died). */
+const handlingLeaseMs = 60_000
+
 const jsonRpcCodes: Record<WebhookRejectionReason, number> = {
   METHOD_NOT_ALLOWED: -32600,
   PAYLOAD_TOO_LARGE: -32600,
@@ -60,6 +63,7 @@ const jsonRpcCodes: Record<WebhookRejectionReason, number> = {
   METHOD_NOT_FOUND: -32601,
   INVALID_PARAMS: -32602,
   HANDLER_ERROR: -32603,
+  HANDLER_BUSY: -32603,
 }
 
 const httpStatuses: Record<WebhookRejectionReason, number> = {
@@ -74,6 +78,7 @@ const httpStatuses: Record<WebhookRejectionReason, number> = {
   METHOD_NOT_FOUND: 400,
   INVALID_PARAMS: 400,
   HANDLER_ERROR: 500,
+  HANDLER_BUSY: 409,
 }
 
 const signatureMessages = {
@@ -222,10 +227,21 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
     // Registered with no await since the check above, so a concurrent delivery waits for it.
     const work = (async () => {
-      if (store && (await store.has(key))) return 'duplicate' as const
+      const holder = crypto.randomUUID()
+      const claim = store?.claim
+        ? await store.claim(key, holder, handlingLeaseMs)
+        : store && (await store.has(key))
+          ? 'handled'
+          : 'claimed'
+      if (claim === 'handled') return 'duplicate' as const
+      // Another instance is handling it now: the service delivers again, and then it is a duplicate
+      // (or, if that instance failed, handled here).
+      if (claim === 'handling')
+        throw new Rejected('HANDLER_BUSY', 'This delivery is being handled.', event.id)
       try {
         await onEvent(event, { request })
       } catch (error) {
+        await store?.release?.(key, holder)
         throw new Rejected('HANDLER_ERROR', 'The event handler failed.', event.id, error)
       }
       await store?.add(key)

@@ -1,10 +1,25 @@
+import { systemClock } from '@paysession/protocol'
+
+/** What `claim` found: the delivery is now this caller's, another's for now, or handled. */
+export type DedupeClaim = 'claimed' | 'handling' | 'handled'
+
 /**
- * Remembers which deliveries were handled, by {@link dedupeKey}. Implement it over Redis or a
- * database table to deduplicate across processes; `has` and `add` may be async.
+ * Remembers which deliveries were handled, by {@link dedupeKey}; several instances share one
+ * (`createPostgresDedupeStore`, `createRedisDedupeStore`). Any of these may be async.
  */
 export type WebhookDedupeStore = {
   has(id: string): boolean | Promise<boolean>
+  /** Marks the delivery handled. */
   add(id: string): void | Promise<void>
+  /**
+   * Atomically takes the delivery for handling by `holder` for `leaseMs`, unless it was handled
+   * or another holder's lease runs: so one delivery is handled once even when two instances
+   * receive it at once, and again after a holder that died. Without it, `has` then `add`, which
+   * holds in one process only.
+   */
+  claim?(id: string, holder: string, leaseMs: number): DedupeClaim | Promise<DedupeClaim>
+  /** Gives back `holder`'s lease on a delivery that failed, so a retry may handle it. */
+  release?(id: string, holder: string): void | Promise<void>
 }
 
 /**
@@ -31,7 +46,18 @@ export function createMemoryDedupeStore({
   readonly size: number
 } {
   const seen = new Map<string, true>()
+  const leases = new Map<string, { holder: string; until: number }>()
   return {
+    claim(id, holder, leaseMs) {
+      if (seen.has(id)) return 'handled'
+      const lease = leases.get(id)
+      if (lease && lease.until > systemClock.now()) return 'handling'
+      leases.set(id, { holder, until: systemClock.now() + leaseMs })
+      return 'claimed'
+    },
+    release(id, holder) {
+      if (leases.get(id)?.holder === holder) leases.delete(id)
+    },
     has(id) {
       if (!seen.has(id)) return false
       // Refresh recency: a delivery retried late stays remembered.
@@ -40,6 +66,7 @@ export function createMemoryDedupeStore({
       return true
     },
     add(id) {
+      leases.delete(id)
       seen.delete(id)
       seen.set(id, true)
       while (seen.size > max) {

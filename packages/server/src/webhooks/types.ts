@@ -35,6 +35,8 @@ export type WebhookRejectionReason =
   | 'METHOD_NOT_FOUND'
   | 'INVALID_PARAMS'
   | 'HANDLER_ERROR'
+  /** Another instance is handling the same delivery right now (answered 409: deliver again). */
+  | 'HANDLER_BUSY'
 
 export type WebhookRejection = {
   reason: WebhookRejectionReason

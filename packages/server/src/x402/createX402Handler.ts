@@ -1,5 +1,6 @@
 import {
   BodyTooLargeError,
+  checkUrl,
   isPaySessionError,
   merchantError,
   type PaySessionError,
@@ -13,13 +14,14 @@ import {
 import type { PaymentRequired, SettleResponse } from '@x402/core/types'
 import type { PaymentSession } from '../client/types.js'
 import { createClientIp, ipRateLimitKey } from '../http/clientIp.js'
+import { createSettlement } from '../relay/createRelay.js'
 import { relayError } from '../relay/errors.js'
 import type { RelayHandlerOptions } from '../relay/options.js'
-import { createTokenBucketRateLimit } from '../relay/rateLimit.js'
+import { resolveHandlerOptions } from '../relay/options.js'
+import { facilitatorSender } from '../relay/senders/facilitator.js'
+import { relayerSender } from '../relay/senders/relayer.js'
 import { caip2, createTokenBook } from './paymentRequirements.js'
 import { readPayment, readRelayBody } from './readPayment.js'
-import { settleWithFacilitator } from './settleWithFacilitator.js'
-import { settleWithRelay } from './settleWithRelay.js'
 import type { X402Claim } from './types.js'
 
 export type X402HandlerOptions = Omit<RelayHandlerOptions, 'relayer'> & {
@@ -57,7 +59,7 @@ export type X402Handler = (request: Request) => Promise<Response>
  * app.all('/x402', toNodeListener(x402)) // GET /x402?session=ps_…
  */
 export function createX402Handler(options: X402HandlerOptions): X402Handler {
-  if (!options.store || typeof options.store.claim !== 'function')
+  if (!options.store || typeof options.store.compareAndSet !== 'function')
     throw merchantError('INVALID_CONFIG', {
       shortMessage: 'The x402 endpoint needs the relay’s durable store: pass store.',
       details: 'It keeps one payment per session, whichever route settles it.',
@@ -69,23 +71,48 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
       shortMessage: 'The x402 endpoint settles through a relayer or a facilitator: pass one.',
       docsPath: 'docs/x402.md#what-a-merchant-turns-on',
     })
+  // The URL rule of every other setting: https, or http to this machine, without credentials.
+  if (typeof facilitator === 'string') checkUrl(facilitator, 'facilitator')
   const book = createTokenBook(options.networks)
   // Never longer than the relay accepts: a client signs for exactly this window.
   const maxTimeoutSeconds =
     options.maxTimeoutSeconds ?? Math.min(300, options.maxValiditySeconds ?? 3600)
-  const rateLimit =
-    options.rateLimit === false ? undefined : (options.rateLimit ?? createTokenBucketRateLimit())
+  const { maxBodyBytes, rateLimit } = resolveHandlerOptions(options as RelayHandlerOptions)
   const clientIp = options.clientIp ?? createClientIp(options.trustProxy)
-  const settle = relayer
-    ? settleWithRelay({ ...options, relayer })
-    : settleWithFacilitator({
-        ...options,
-        facilitator: facilitator!,
-        book,
-        readSession,
-        maxTimeoutSeconds,
-      })
-  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024
+  // One pipeline, whichever sends: the relay's rules and claims, with the relayer's keys or the
+  // facilitator.
+  const settlement = createSettlement(
+    options,
+    (resolved) =>
+      facilitator
+        ? facilitatorSender(facilitator, async ({ session, network, token }) => {
+            const due = await book.requirementsFor(session, maxTimeoutSeconds)
+            const match = due.accepts.find(
+              (a) => due.network === network.name && a.token.address === token.address,
+            )
+            if (!match)
+              throw relayError('UNSUPPORTED_TOKEN', {
+                details: `${token.address} on ${due.network}`,
+              })
+            return match.requirements
+          })
+        : relayerSender(resolved),
+    { withoutRelayer: !!facilitator },
+  )
+  const settle = async (claim: X402Claim & { relayed: boolean }) => {
+    // The checkout's gasless request names only the symbol; an x402 payment its network too.
+    const candidate = claim.candidates[0]
+    if (!candidate) throw relayError('RELAY_REFUSED', { details: 'no network relays the token' })
+    const sent = await settlement.settle({
+      sessionId: claim.sessionId,
+      token: candidate.symbol,
+      network: claim.relayed ? undefined : candidate.network,
+      authorization: claim.authorization,
+      signature: claim.signature,
+      payloadFor: claim.payloadFor,
+    })
+    return { transaction: sent.transactionHash, sessionId: sent.sessionId }
+  }
   async function readLimited(request: Request): Promise<Uint8Array> {
     try {
       return await readBody(request, maxBodyBytes)
