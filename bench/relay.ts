@@ -4,11 +4,13 @@
 // and the relayer's gas per payment, for plain (EOA) payers and a contract payer (ERC-1271) on the
 // allow-list. The sandbox runs in this process, anvil in its own.
 //
-// Then many instances: four relay processes behind a round-robin proxy, sharing one relayer key
-// and one Postgres (started here), each session paid with two authorizations sent to different
-// instances at once, beside one such process alone; then the same with one process SIGKILLed
-// mid-run and restarted. Wanted: every session funded exactly once, no two transactions on one
-// nonce, no session left unpaid, no 5xx but the crashed instance's.
+// Then many instances: relay processes behind a round-robin proxy, sharing one Postgres (started
+// here), each session paid with two authorizations sent to different instances at once: one
+// process with one relayer key, four processes with one key, four processes with four keys, and
+// four processes with four keys with one process SIGKILLed mid-run and restarted. Wanted: every
+// session funded exactly once, none paid twice, no two transactions on one nonce, no session left
+// unpaid, no 5xx but the crashed instance's; four processes on one key no slower than one, and
+// four keys at least three times the payments per second of one.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -18,7 +20,7 @@ import { startSandbox } from '@paysession/sandbox'
 import { createFileRelayStore, toNodeListener } from '@paysession/server/node'
 import { createTokenBucketRateLimit } from '@paysession/server/relay'
 import type { Address, Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { relayKit, type Signed } from '../packages/server/test/relayHelpers.ts'
 import { startPostgres } from '../scripts/services.mjs'
 import { smoke } from './lib/ports.ts'
@@ -160,6 +162,7 @@ async function runShared(
     }
   }
   const crashed = crash?.()
+  const started = performance.now()
   await Promise.all(
     payments.map(async (p) => {
       const first = await Promise.all(p.bodies.map(post))
@@ -173,6 +176,7 @@ async function runShared(
       }
     }),
   )
+  const seconds = (performance.now() - started) / 1000
   await crashed
   const nonces = new Map<number, number>()
   let dropped = 0
@@ -206,6 +210,7 @@ async function runShared(
     'answered 409': statuses.filter((s) => s === 409).length,
     'p50 ms': percentile(ms, 50).toFixed(0),
     'p95 ms': percentile(ms, 95).toFixed(0),
+    'payments/s': (once / seconds).toFixed(1),
   }
 }
 
@@ -239,54 +244,71 @@ try {
   if (rows.some((r) => r['5xx'] > 0 || r['one transfer'] !== SESSIONS || r.FUNDED !== SESSIONS))
     process.exitCode = 1
 
-  const config = {
+  // Three more relayer keys, funded like the sandbox's own.
+  const keys: Hex[] = [sb.relayer.privateKey]
+  for (let i = 1; i < 4; i++) {
+    const key = generatePrivateKey()
+    await kit.fund(privateKeyToAccount(key).address)
+    keys.push(key)
+  }
+  const configWith = (relayer: Hex | Hex[]) => ({
     apiUrl: sb.apiUrl,
     apiKey: sb.apiKey,
-    relayer: sb.relayer.privateKey,
+    relayer,
     networks: {
       LOCAL: { chainId: sb.chainId, rpcUrl: sb.rpcUrl, tokens: { USDC: sb.tokens.USDC.address } },
     },
     store: 'postgres' as const,
     storeUrl: pg.url,
-  }
+  })
   const shared = customers.slice(0, SHARED_SESSIONS)
-  const alone = await startInstance(config)
-  instances.push(alone)
-  const aloneUrl = `http://127.0.0.1:${alone.port}/relay`
-  const oneRow = await runShared('1 process', aloneUrl, await preparePairs(shared))
-  await killInstance(alone, 'SIGTERM')
-  const four = await Promise.all([0, 1, 2, 3].map(() => startInstance(config)))
-  instances.push(...four)
-  const ports = () => four.map((i) => i.port)
-  const proxy = await roundRobinProxy(ports)
-  const fourRow = await runShared('4 processes', proxy.url, await preparePairs(shared))
-  // The same, with one process killed mid-run (once a third of the answers are in) and
-  // restarted on its port.
-  let restarted: Instance | undefined
-  const crashRow = await runShared(
-    '4 processes, one SIGKILLed',
-    proxy.url,
-    await preparePairs(shared),
-    async () => {
-      await new Promise((resolve) => setTimeout(resolve, smoke ? 50 : 1500))
-      await killInstance(four[1]!, 'SIGKILL')
-      restarted = await startInstance(config, four[1]!.port)
-      instances.push(restarted)
-    },
-  )
-  await proxy.close()
-  const sharedRows = [oneRow, fourRow, crashRow]
+  /** `count` processes with `relayer`, behind a round-robin proxy; `crash` kills one mid-run. */
+  async function processes(label: string, count: number, relayer: Hex | Hex[], crash = false) {
+    const config = configWith(relayer)
+    const started = await Promise.all(Array.from({ length: count }, () => startInstance(config)))
+    instances.push(...started)
+    const proxy = await roundRobinProxy(() => started.map((i) => i.port))
+    try {
+      return await runShared(
+        label,
+        proxy.url,
+        await preparePairs(shared),
+        crash
+          ? async () => {
+              // Killed once some answers are in, and restarted on its port.
+              await new Promise((resolve) => setTimeout(resolve, smoke ? 50 : 1500))
+              await killInstance(started[1]!, 'SIGKILL')
+              const restarted = await startInstance(config, started[1]!.port)
+              instances.push(restarted)
+              started[1] = restarted
+            }
+          : undefined,
+      )
+    } finally {
+      await proxy.close()
+      await Promise.all(started.map((i) => killInstance(i, 'SIGTERM')))
+    }
+  }
+  const oneRow = await processes('1 process, 1 key', 1, keys[0]!)
+  const fourRow = await processes('4 processes, 1 key', 4, keys[0]!)
+  const keysRow = await processes('4 processes, 4 keys', 4, keys)
+  const crashRow = await processes('4 processes, 4 keys, one SIGKILLed', 4, keys, true)
+  const sharedRows = [oneRow, fourRow, keysRow, crashRow]
   printTable(
-    `${SHARED_SESSIONS} sessions, two authorizations each to different relay processes behind a round-robin proxy (one relayer key, one Postgres, anvil)`,
+    `${SHARED_SESSIONS} sessions, two authorizations each to different relay processes behind a round-robin proxy (one Postgres, anvil)`,
     sharedRows,
   )
+  const pps = (row: typeof oneRow) => Number(row['payments/s'])
+  console.log(
+    `4 processes on 1 key: ${(pps(fourRow) / pps(oneRow)).toFixed(2)}× the payments per second of 1 process (wanted ≥ 1); 4 keys: ${(pps(keysRow) / pps(fourRow)).toFixed(2)}× those of 1 key (wanted ≥ 3)`,
+  )
+  // A session paid twice, stuck or on a reused nonce fails the run, in every row.
   if (
     sharedRows.some(
       (r) =>
         r['funded once'] !== SHARED_SESSIONS || r['paid twice'] || r.stuck || r['nonce collisions'],
     ) ||
-    oneRow['5xx'] ||
-    fourRow['5xx']
+    [oneRow, fourRow, keysRow].some((r) => r['5xx'])
   )
     process.exitCode = 1
 } finally {

@@ -10,6 +10,7 @@ import {
 import {
   type Address,
   createPublicClient,
+  createTestClient,
   createWalletClient,
   erc20Abi,
   getAddress,
@@ -17,6 +18,7 @@ import {
   http,
   type PublicClient,
   parseAbi,
+  parseEther,
   parseUnits,
   toHex,
 } from 'viem'
@@ -71,6 +73,8 @@ export type RelayKit = {
   relayerNonce(): Promise<number>
   cancelAuthorization(key: Hex, nonce: Hex, fees?: CancelFees): Promise<Hex>
   delegate(key: Hex): Promise<void>
+  /** Gives `address` 10 ETH, for gas (another relayer key). */
+  fund(address: Address): Promise<void>
 }
 
 /** Fees for a cancellation sent while a transfer it cancels is pending (not estimated then). */
@@ -267,7 +271,14 @@ export function relayKit(sb: Sandbox): RelayKit {
     if (!code?.startsWith('0xef0100')) throw new Error(`${customer.address} is not delegated`)
   }
 
+  const fund = (address: Address) =>
+    createTestClient({ mode: 'anvil', transport: http(sb.rpcUrl) }).setBalance({
+      address,
+      value: parseEther('10'),
+    })
+
   return {
+    fund,
     publicClient,
     client,
     networks,

@@ -15,7 +15,8 @@ import { createRelayHandler, type RelayNetwork, type RelayStore } from '../src/r
 export type RelayProcessConfig = {
   apiUrl: string
   apiKey: string
-  relayer: Hex
+  /** One relayer key, or several (a lane each). */
+  relayer: Hex | Hex[]
   networks: Record<string, RelayNetwork>
   store: 'postgres' | 'redis'
   storeUrl: string
