@@ -8,6 +8,8 @@ const shop = createShop(Deno.env.toObject(), {
 })
 const routes: Record<string, (request: Request) => Promise<Response>> = {
   'GET /': shop.checkout,
+  // A session's x402 URL takes its payment by POST too.
+  'POST /': shop.checkout,
   'POST /webhooks/paysession': shop.webhook,
   'POST /relay': shop.relay,
 }

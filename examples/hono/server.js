@@ -10,14 +10,18 @@ const shop = createShop(process.env, {
 })
 const app = new Hono()
 
-// c.req.raw is the untouched Request: its body is still the raw bytes the signature covers.
-app.get('/', (c) => shop.checkout(c.req.raw))
-app.post('/webhooks/paysession', (c) => shop.webhook(c.req.raw))
-app.post('/relay', (c) => {
-  // The caller's address, for the relay's per-IP limit (on Bun, Deno or Workers: their own).
+// The caller's address, for the relay's per-IP limit, on every route that can spend the
+// relayer's gas: the relay, and the checkout route, which is also a session's x402 URL (on Bun,
+// Deno or Workers: their own).
+const withAddress = (handle) => (c) => {
   setClientAddress(c.req.raw, getConnInfo(c).remote.address)
-  return shop.relay(c.req.raw)
-})
+  return handle(c.req.raw)
+}
+
+// c.req.raw is the untouched Request: its body is still the raw bytes the signature covers.
+app.on(['GET', 'POST'], '/', withAddress(shop.checkout))
+app.post('/webhooks/paysession', (c) => shop.webhook(c.req.raw))
+app.post('/relay', withAddress(shop.relay))
 
 // On Bun, Deno or Workers: `export default app` instead of serve().
 serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8787) })
