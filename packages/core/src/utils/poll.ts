@@ -3,7 +3,6 @@ import {
   backoffDelay,
   type Clock,
   poll as pollOn,
-  sleep as sleepOn,
   systemClock,
 } from '@paysession/protocol'
 
@@ -46,13 +45,6 @@ export const retryDelay = (polling: PollingSettings, failureCount: number): numb
 /** The wait before the next poll: `interval` on average, ± half of it times `jitter`. */
 export const pollInterval = (polling: PollingSettings, interval: number): number =>
   Math.round(interval * (1 + polling.jitter * (Math.random() - 0.5)))
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export const sleep = (
-  ms: number,
-  signal?: AbortSignal | undefined,
-  clock: Clock = systemClock,
-): Promise<void> => sleepOn(clock, ms, signal)
 
 export type PollParameters<T> = {
   /** One read. A failure is tried again after the backoff (`retryDelay`). */
