@@ -21,7 +21,7 @@ export type PollingSettings = Backoff & {
   idleInterval: number
   /** How long a wallet's call bundle (EIP-5792) is followed before the chain is watched instead (ms). */
   callsTimeout: number
-  /** Where every wait gets its time (protocol's timing toolkit); tests pass a fake one. */
+  /** Where every wait and query-core's timers get their time (protocol's `Clock`); tests pass their own. */
   clock: Clock
 }
 
