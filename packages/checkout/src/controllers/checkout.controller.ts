@@ -3,6 +3,7 @@ import {
   type CheckoutPaths,
   CheckoutSession,
   type CheckoutState,
+  type Clock,
   checkSocketUrl,
   checkUrl,
   createPaySessionConfig,
@@ -23,6 +24,7 @@ import {
   pinnedChanges,
   type Registry,
   type StablecoinInfo,
+  systemClock,
 } from '@paysession/core'
 import type { CreateConnectorFn, Config as WagmiConfig } from '@wagmi/core'
 import type { CSSResult, ReactiveController, ReactiveControllerHost } from 'lit'
@@ -141,8 +143,8 @@ export class CheckoutController implements ReactiveController {
   #started = ''
   #unsubscribe: (() => void) | undefined
   #paidFired = false
-  /** Re-renders every second while a countdown (`retryAt`) is shown. */
-  #ticking: ReturnType<typeof setInterval> | undefined
+  /** Stops the re-renders, every second, of a countdown (`retryAt`) being shown. */
+  #ticking: (() => void) | undefined
   #sentHere = false
   #sawUnpaid = false
   #unwatchPairing: (() => void) | undefined
@@ -256,6 +258,13 @@ export class CheckoutController implements ReactiveController {
     // Closing while the wallet prompt is open or the hash is being reported would hide what is
     // happening; a pairing by URI waits for a phone that may never scan it: nothing is sent yet.
     return !isStepIn(lockedSteps, this.state?.step) || !!this.pairingUri
+  }
+
+  /** Seconds until the customer may pay again (`state.retryAt`), on the checkout's clock. */
+  get secondsLeft(): number {
+    const retryAt = this.state?.retryAt ?? 0
+    const clock = this.#config?.polling.clock ?? systemClock
+    return Math.max(0, Math.ceil((retryAt - clock.now()) / 1000))
   }
 
   /** The dialog closed: the error showing now was seen, and is not shown again on reopening. */
@@ -372,7 +381,7 @@ export class CheckoutController implements ReactiveController {
     this.#unwatchPairing?.()
     this.#unwatchPairing = undefined
     this.pairingUri = undefined
-    clearInterval(this.#ticking)
+    this.#ticking?.()
     this.#ticking = undefined
     this.#unsubscribe?.()
     this.#checkout?.destroy()
@@ -434,11 +443,23 @@ export class CheckoutController implements ReactiveController {
         }),
       )
     if (next.retryAt && !this.#ticking)
-      this.#ticking = setInterval(() => this.#host.requestUpdate(), 1000)
+      this.#ticking = every(this.#config?.polling.clock ?? systemClock, 1000, () =>
+        this.#host.requestUpdate(),
+      )
     if (!next.retryAt && this.#ticking) {
-      clearInterval(this.#ticking)
+      this.#ticking()
       this.#ticking = undefined
     }
     this.#host.requestUpdate()
   }
+}
+
+/** Calls `callback` every `ms` on `clock` until the function it returns is called. */
+function every(clock: Clock, ms: number, callback: () => void): () => void {
+  const tick = () => {
+    timer = clock.setTimeout(tick, ms)
+    callback()
+  }
+  let timer = clock.setTimeout(tick, ms)
+  return () => clock.clearTimeout(timer)
 }

@@ -4,8 +4,10 @@ import {
   type CheckoutState,
   type PaymentSession,
   type PaySessionError,
+  type PollingSettings,
   prefetchSession,
   readPaymentRecord,
+  systemClock,
 } from '@paysession/core'
 import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { PaySessionErrorEvent } from '../events/error.js'
@@ -22,6 +24,8 @@ export interface PreviewHost extends ReactiveControllerHost, EventTarget {
   readonly expectedAmount: string | undefined
   readonly expectedCurrency: string | undefined
   readonly fetch: typeof globalThis.fetch | undefined
+  /** Its clock dates the read, which the checkout then takes if it is as fresh as a poll's. */
+  readonly polling: Partial<PollingSettings> | undefined
   readonly resolvedLocale: string
   /** Fetches the dialog's code: the preview asks beside its own read. */
   fetchEngine(): Promise<unknown>
@@ -133,7 +137,8 @@ export class PreviewController implements ReactiveController {
     if (key !== this.#key) return
     if (result && 'session' in result) {
       this.error = undefined
-      this.#lastRead = { key, session: result.session, at: Date.now() }
+      const clock = this.#host.polling?.clock ?? systemClock
+      this.#lastRead = { key, session: result.session, at: clock.now() }
       this.#announce(result.session)
     } else {
       // Without `result` the chunk itself failed to load: nothing can be reached from here.

@@ -79,7 +79,7 @@ const steps: Record<CheckoutState['step'], (view: View) => TemplateResult> = {
   // Both rare views (an open prompt elsewhere, a refused token) load with the manual payment's.
   waitingForService: (v) =>
     !v.state.hash && v.state.retryAt
-      ? (lazyViews(v.host)?.promptElsewhere(v, v.state.retryAt) ?? spinner(v.t.loading))
+      ? (lazyViews(v.host)?.promptElsewhere(v) ?? spinner(v.t.loading))
       : waiting(v, v.state.hash ? v.t.waitingForService : v.t.waitingForPayment),
   paid,
   completed: paid,
