@@ -7,7 +7,6 @@ import {
   type PollingSettings,
   prefetchSession,
   readPaymentRecord,
-  systemClock,
 } from '@paysession/core'
 import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { PaySessionErrorEvent } from '../events/error.js'
@@ -131,14 +130,14 @@ export class PreviewController implements ReactiveController {
     try {
       reader = await loading
     } catch {}
-    const result = reader && (await reader.readSession({ ...options, fetch }))
+    const clock = this.#host.polling?.clock
+    const result = reader && (await reader.readSession({ ...options, fetch, clock }))
     this.#formatMoney ??= reader?.formatMoney
     // A newer session id, token or service since: that read decides.
     if (key !== this.#key) return
     if (result && 'session' in result) {
       this.error = undefined
-      const clock = this.#host.polling?.clock ?? systemClock
-      this.#lastRead = { key, session: result.session, at: clock.now() }
+      this.#lastRead = { key, session: result.session, at: result.at }
       this.#announce(result.session)
     } else {
       // Without `result` the chunk itself failed to load: nothing can be reached from here.
