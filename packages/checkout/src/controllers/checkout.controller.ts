@@ -3,7 +3,6 @@ import {
   type CheckoutPaths,
   CheckoutSession,
   type CheckoutState,
-  type Clock,
   checkSocketUrl,
   checkUrl,
   createPaySessionConfig,
@@ -143,8 +142,8 @@ export class CheckoutController implements ReactiveController {
   #started = ''
   #unsubscribe: (() => void) | undefined
   #paidFired = false
-  /** Stops the re-renders, every second, of a countdown (`retryAt`) being shown. */
-  #ticking: (() => void) | undefined
+  /** The countdown's next re-render is due. */
+  #ticking = false
   #sentHere = false
   #sawUnpaid = false
   #unwatchPairing: (() => void) | undefined
@@ -260,11 +259,20 @@ export class CheckoutController implements ReactiveController {
     return !isStepIn(lockedSteps, this.state?.step) || !!this.pairingUri
   }
 
-  /** Seconds until the customer may pay again (`state.retryAt`), on the checkout's clock. */
-  get secondsLeft(): number {
-    const retryAt = this.state?.retryAt ?? 0
+  /**
+   * Seconds until the customer may pay again (`state.retryAt`), on the checkout's clock. A view
+   * that shows them is rendered again a second later.
+   */
+  countdown(): number {
     const clock = this.#config?.polling.clock ?? systemClock
-    return Math.max(0, Math.ceil((retryAt - clock.now()) / 1000))
+    if (!this.#ticking) {
+      this.#ticking = true
+      clock.setTimeout(() => {
+        this.#ticking = false
+        this.#host.requestUpdate()
+      }, 1000)
+    }
+    return Math.max(0, Math.ceil(((this.state?.retryAt ?? 0) - clock.now()) / 1000))
   }
 
   /** The dialog closed: the error showing now was seen, and is not shown again on reopening. */
@@ -381,8 +389,6 @@ export class CheckoutController implements ReactiveController {
     this.#unwatchPairing?.()
     this.#unwatchPairing = undefined
     this.pairingUri = undefined
-    this.#ticking?.()
-    this.#ticking = undefined
     this.#unsubscribe?.()
     this.#checkout?.destroy()
     this.#checkout = undefined
@@ -442,24 +448,6 @@ export class CheckoutController implements ReactiveController {
           details: next.error.details,
         }),
       )
-    if (next.retryAt && !this.#ticking)
-      this.#ticking = every(this.#config?.polling.clock ?? systemClock, 1000, () =>
-        this.#host.requestUpdate(),
-      )
-    if (!next.retryAt && this.#ticking) {
-      this.#ticking()
-      this.#ticking = undefined
-    }
     this.#host.requestUpdate()
   }
-}
-
-/** Calls `callback` every `ms` on `clock` until the function it returns is called. */
-function every(clock: Clock, ms: number, callback: () => void): () => void {
-  const tick = () => {
-    timer = clock.setTimeout(tick, ms)
-    callback()
-  }
-  let timer = clock.setTimeout(tick, ms)
-  return () => clock.clearTimeout(timer)
 }

@@ -16,36 +16,35 @@ export function runQueryTimersOn(clock: Clock): void {
   timeoutManager.setTimeoutProvider(provider)
 }
 
-type TimerId = { [Symbol.toPrimitive]: () => number }
-
-// Each timer is cleared on the clock that started it; one not in this table was started by the
-// provider before ours, on the system's timers.
-const timers = new Map<TimerId, { clock: Clock; timer: unknown }>()
+// Each timer is stopped on the clock that started it. Its id is negative: one that is not (a
+// browser's) or not a number (Node's) was started by the provider before ours, on the system's.
+const stops = new Map<number, () => void>()
 let count = 0
 
-const clear = (id: TimerId | undefined) => {
-  if (id === undefined) return
-  const started = timers.get(id)
-  if (!started) return systemClock.clearTimeout(id)
-  timers.delete(id)
-  started.clock.clearTimeout(started.timer)
+const clear = (id: number | undefined) => {
+  const stop = stops.get(id!)
+  if (!stop) return systemClock.clearTimeout(id)
+  stops.delete(id!)
+  stop()
 }
 
-function start(callback: () => void, delay: number, again: boolean): TimerId {
+function start(callback: () => void, delay: number, again: boolean): number {
   const clock = current
-  const n = ++count
-  const id: TimerId = { [Symbol.toPrimitive]: () => n }
-  const fire = () => {
-    // The clock has timeouts only: an interval is one timeout after another.
-    if (again) timers.set(id, { clock, timer: clock.setTimeout(fire, delay) })
-    else timers.delete(id)
-    callback()
+  const id = --count
+  // The clock has timeouts only: an interval is one timeout after another.
+  const arm = () => {
+    const timer = clock.setTimeout(() => {
+      if (again) arm()
+      else stops.delete(id)
+      callback()
+    }, delay)
+    stops.set(id, () => clock.clearTimeout(timer))
   }
-  timers.set(id, { clock, timer: clock.setTimeout(fire, delay) })
+  arm()
   return id
 }
 
-const provider: TimeoutProvider<TimerId> = {
+const provider: TimeoutProvider<number> = {
   setTimeout: (callback, delay) => start(callback, delay, false),
   clearTimeout: clear,
   setInterval: (callback, delay) => start(callback, delay, true),

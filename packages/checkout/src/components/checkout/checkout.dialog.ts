@@ -27,19 +27,24 @@ export function renderStep(host: CheckoutHost, ctl: Controller, t: T): TemplateR
   const view = { host, ctl, state, t }
   // The gasless button's chunk as soon as a token offers it, so the review shows it from the start.
   if (state.tokens.some((token) => token.gasless)) gaslessView(host)
-  const step = steps[state.step]
+  const { title, view: body } = steps[state.step]
   // Untracked says it all; its error (a refused token) is for the page, not the customer.
   const error = ctl.error && state.step !== 'untracked' ? ` ${errorText(ctl.error, t)}` : ''
-  return html`${step.view(view)}<p role="status" aria-live="polite" class="sr-only">${step.title(view) + error}</p>`
+  return html`${body(view)}<p role="status" aria-live="polite" class="sr-only">${
+    (typeof title === 'string' ? t[title] : title(view)) + error
+  }</p>`
 }
 
+/** A sentence of the language file. */
+type Words = { [K in keyof T]: T[K] extends string ? K : never }[keyof T]
+
 /** A step's view, and its title: what the live region announces when the step shows. */
-type Step = { title: (view: View) => string; view: (view: View) => TemplateResult }
+type Step = { title: Words | ((view: View) => string); view: (view: View) => TemplateResult }
 
 /** A step that shows a spinner with its title (and a hint). */
-const waitingStep = (title: (t: T) => string, hint?: (t: T) => string): Step => ({
-  title: (v) => title(v.t),
-  view: (v) => waiting(v, title(v.t), hint?.(v.t)),
+const waitingStep = (title: Words, hint?: Words): Step => ({
+  title,
+  view: (v) => waiting(v, v.t[title], hint && v.t[hint]),
 })
 
 // Without a hash (an open prompt elsewhere, or funds seen at the address) nothing says it was sent.
@@ -47,27 +52,21 @@ const waitingForServiceTitle = ({ state, t }: View) =>
   state.hash ? t.waitingForService : state.retryAt ? t.promptElsewhere : t.waitingForPayment
 
 const steps: Record<CheckoutState['step'], Step> = {
-  loading: { title: (v) => v.t.loading, view: (v) => spinner(v.t.loading) },
-  chooseWallet: { title: (v) => v.t.chooseWallet, view: chooseWallet },
+  loading: { title: 'loading', view: (v) => spinner(v.t.loading) },
+  chooseWallet: { title: 'chooseWallet', view: chooseWallet },
   // WalletConnect's pairing QR code while a phone has not scanned it yet.
   connecting: {
-    title: (v) => v.t.connecting,
+    title: 'connecting',
     view: (v) =>
       (v.ctl.pairingUri && lazyViews(v.host)?.pairing(v, v.ctl.pairingUri)) ||
       waiting(v, v.t.connecting, v.t.approveInWallet),
   },
-  chooseToken: { title: (v) => v.t.chooseToken, view: chooseToken },
-  review: { title: (v) => v.t.review, view: review },
-  confirmInWallet: waitingStep(
-    (t) => t.confirmInWallet,
-    (t) => t.confirmHint,
-  ),
-  waitingForWallet: waitingStep(
-    (t) => t.waitingForWallet,
-    (t) => t.waitingForWalletHint,
-  ),
-  submitted: waitingStep((t) => t.confirming),
-  confirming: waitingStep((t) => t.confirming),
+  chooseToken: { title: 'chooseToken', view: chooseToken },
+  review: { title: 'review', view: review },
+  confirmInWallet: waitingStep('confirmInWallet', 'confirmHint'),
+  waitingForWallet: waitingStep('waitingForWallet', 'waitingForWalletHint'),
+  submitted: waitingStep('confirming'),
+  confirming: waitingStep('confirming'),
   // Both rare views (an open prompt elsewhere, a refused token) load with the manual payment's.
   waitingForService: {
     title: waitingForServiceTitle,
@@ -76,9 +75,9 @@ const steps: Record<CheckoutState['step'], Step> = {
         ? (lazyViews(v.host)?.promptElsewhere(v) ?? spinner(v.t.loading))
         : waiting(v, waitingForServiceTitle(v)),
   },
-  paid: { title: (v) => v.t.paidTitle, view: paid },
-  completed: { title: (v) => v.t.paidTitle, view: paid },
-  expired: { title: (v) => v.t.expiredTitle, view: (v) => ended(v, v.t.expiredTitle) },
+  paid: { title: 'paidTitle', view: paid },
+  completed: { title: 'paidTitle', view: paid },
+  expired: { title: 'expiredTitle', view: (v) => ended(v, v.t.expiredTitle) },
   failed: {
     title: (v) => failedTitle(v.state, v.t),
     view: (v) => ended(v, failedTitle(v.state, v.t)),
@@ -86,14 +85,14 @@ const steps: Record<CheckoutState['step'], Step> = {
   // Its view (address, EIP-681 QR, wallet deep links) loads when a customer first needs it; from
   // it, "Pay with a wallet instead" shows the wallet list again.
   manual: {
-    title: (v) => v.t.manualTitle,
+    title: 'manualTitle',
     view: (v) =>
       v.ctl.pickingWallet
         ? chooseWallet(v)
         : (lazyViews(v.host)?.manual(v) ?? spinner(v.t.loading)),
   },
   untracked: {
-    title: (v) => v.t.untrackedTitle,
+    title: 'untrackedTitle',
     view: (v) => lazyViews(v.host)?.untracked(v) ?? spinner(v.t.loading),
   },
 }

@@ -7,7 +7,7 @@ import { spinner, type View } from '../checkout.parts.js'
 // payment's (loads.dialog.ts), as core's recovery path loads its own chunk.
 export function promptElsewhere(view: View) {
   const { host, ctl, t } = view
-  const seconds = ctl.secondsLeft
+  const seconds = ctl.countdown()
   return html`<p part="notice">${t.promptElsewhere}</p>
     ${spinner(t.waitingForPayment)}
     <p class="center muted">${plural(t.payAgainIn, seconds, host.resolvedLocale)}</p>`
