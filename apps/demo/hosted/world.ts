@@ -165,6 +165,7 @@ export async function startWorld(
   })
   const webhooks = createWebhookLog({
     secret: service.webhookSecret,
+    clock: service.clock,
     client,
     sessionTokenOf: (id) => orders.get(id)?.sessionToken,
     store: {

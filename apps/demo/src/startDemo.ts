@@ -68,6 +68,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       sessionTokenOf: (id) => orders.get(id)?.sessionToken,
       store: dataDir ? webhookLogFile(join(dataDir, 'demo-webhooks.jsonl')) : undefined,
       forwardTo: options.forwardWebhooksTo,
+      clock: sandbox.clock,
     })
     const tokens = Object.values(sandbox.tokens)
     let webhookUrl = ''

@@ -316,6 +316,8 @@ describe('payment, webhooks and captures', () => {
       header: funded.signature ?? null,
       body: new TextEncoder().encode(funded.body),
       toleranceSeconds: 3600,
+      // Signed on the sandbox's clock, which an earlier test moved forward.
+      now: Math.floor(demo.sandbox.clock.now() / 1000),
     })
     expect(verified.ok).toBe(true)
     const entry = await waitFor(() =>
@@ -362,9 +364,12 @@ describe('webhook endpoint', () => {
       body: text,
     })
 
+  // The demo measures a signature's age on the sandbox's clock, which an earlier test moved.
+  const now = () => Math.floor(demo.sandbox.clock.now() / 1000)
+
   it('refuses and logs a forged signature', async () => {
     const text = body('evt_forged')
-    const res = await deliver(text, signWebhook('whsec_not_the_secret', text))
+    const res = await deliver(text, signWebhook('whsec_not_the_secret', text, now()))
     expect(res.status).toBe(401)
     expect(demo.webhooks.entries[0]).toMatchObject({
       id: 'evt_forged',
@@ -378,7 +383,7 @@ describe('webhook endpoint', () => {
 
   it('refuses a stale signature', async () => {
     const text = body('evt_stale')
-    const old = Math.floor(Date.now() / 1000) - 3600
+    const old = now() - 3600
     const res = await deliver(text, signWebhook(demo.sandbox.webhookSecret, text, old))
     expect(res.status).toBe(401)
     expect(demo.webhooks.entries[0]).toMatchObject({ reason: 'STALE_TIMESTAMP' })

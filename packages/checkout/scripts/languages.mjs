@@ -16,6 +16,16 @@ export function languageTags() {
 }
 
 /**
+ * The tags whose language is written right to left: each says so in its own file, with
+ * `export const direction = 'rtl'`.
+ */
+export function rightToLeftTags(tags = languageTags()) {
+  return tags.filter((tag) =>
+    /^export const direction = 'rtl'$/m.test(readFileSync(new URL(`${tag}.ts`, folder), 'utf8')),
+  )
+}
+
+/**
  * The languages of the single-file build (paysession-checkout.full.js), which holds each one it
  * speaks where the chunked build loads only the customer's: nine within its budget (Dutch, whose
  * readers mostly read English, is the one of the first ten left out). A customer in another
@@ -59,7 +69,12 @@ ${tags.map((tag) => `  ${/-/.test(tag) ? `'${tag}'` : tag}: ${load(tag)},`).join
 import type { Catalog } from './en.js'
 ${named}
 /** Each language's strings, by its file's tag: one lazy chunk each. */
-export const languages: Record<string, () => Promise<{ catalog: Catalog }>> = ${list}`
+export const languages: Record<string, () => Promise<{ catalog: Catalog }>> = ${list}
+/** The tags of the languages written right to left (their files' \`direction\`). */
+export const rightToLeft = [${rightToLeftTags(tags)
+    .map((tag) => `'${tag}'`)
+    .join(', ')}]
+`
 }
 
 /**

@@ -11,6 +11,7 @@ import { createApiConfig } from './api/config.js'
 import { createRegistry } from './registry/registry.js'
 import type { Registry } from './registry/types.js'
 import { defaultPolling, type PollingSettings } from './utils/poll.js'
+import { runQueryTimersOn } from './utils/queryTimers.js'
 import { getDefaultStorage, type PaySessionStorage } from './utils/storage.js'
 
 export type { PollingSettings }
@@ -79,6 +80,8 @@ export function createPaySessionConfig(
   for (const [chainId, url] of Object.entries(parameters.rpcUrls ?? {}))
     checkUrl(url, `rpcUrls[${chainId}]`)
   if (parameters.paymasterUrl) checkUrl(parameters.paymasterUrl, 'paymasterUrl')
+  const polling: PollingSettings = { ...defaultPolling, ...definedOnly(parameters.polling) }
+  runQueryTimersOn(polling.clock)
   const registry = createRegistry(
     parameters.registry
       ? { networks: parameters.registry.networks }
@@ -91,7 +94,7 @@ export function createPaySessionConfig(
     registry,
     wagmiConfig: parameters.wagmiConfig ?? buildWagmiConfig(registry, parameters),
     queryClient: parameters.queryClient ?? new QueryClient(),
-    polling: { ...defaultPolling, ...definedOnly(parameters.polling) },
+    polling,
     confirmations: parameters.confirmations ?? 1,
     reportRetries: parameters.reportRetries ?? 8,
     ...(parameters.paymasterUrl ? { paymasterUrl: parameters.paymasterUrl } : {}),

@@ -476,8 +476,12 @@ describe('never twice', () => {
     await expect.poll(() => wallet.pendingPrompts).toBe(1)
     first.destroy()
 
+    // On the sandbox's clock, which the test moves past the prompt's time instead of waiting.
     const second = createCheckout(
-      paySessionConfig(sb, testWalletWagmi(sb, provider), { storage }),
+      paySessionConfig(sb, testWalletWagmi(sb, provider), {
+        storage,
+        polling: { clock: sb.clock },
+      }),
       {
         sessionId: session.paymentSessionId,
         sessionToken: session.paymentSessionToken,
@@ -489,6 +493,7 @@ describe('never twice', () => {
       const waiting = await waitForStep(second, 'waitingForService')
       expect(waiting.error).toBeUndefined()
       expect(waiting.retryAt).toBeGreaterThan(Date.now())
+      sb.clock.advance(2)
       // No click: when the time comes the payment is offered again.
       const offered = await waitForStep(second, ['chooseWallet', 'chooseToken'])
       expect(offered.retryAt).toBeUndefined()

@@ -4,6 +4,7 @@ import { createPublicClient, createWalletClient, erc20Abi, type Hex, http } from
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { waitForPaymentReceipt } from '../src/chain/waitForPaymentReceipt.js'
+import { systemClock } from '../src/exports/index.js'
 import { localChain, type Sandbox, startSandbox } from './support.js'
 
 // A node that names a block before it serves the receipts in it (anvil right after an automined
@@ -80,6 +81,7 @@ test('a receipt the node served late is found without waiting for another block'
       payment: { token, from: customer.address, to, fromBlock },
       pollingInterval: 100,
       timeout: 10_000,
+      clock: systemClock,
     })
     expect(receipt.transactionHash).toBe(hash)
     expect(rpc.hidden()).toBeGreaterThan(0)

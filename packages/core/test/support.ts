@@ -26,6 +26,7 @@ import {
   createRegistry,
   type PaySessionConfig,
   type PaySessionStorage,
+  type PollingSettings,
 } from '../src/exports/index.js'
 
 export { type Sandbox, startSandbox }
@@ -272,7 +273,7 @@ export function paySessionConfig(
   options: {
     storage?: PaySessionStorage
     apiBase?: string
-    polling?: Record<string, number>
+    polling?: Partial<PollingSettings>
     fetch?: typeof fetch
   } = {},
 ) {

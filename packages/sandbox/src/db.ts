@@ -250,12 +250,15 @@ export function openDb(path: string): Storage {
             "SELECT * FROM outgoing WHERE state = 'MINED' AND block_number >= ? ORDER BY otw_index, nonce",
           )
           .all(blockNumber),
-      settle: (purpose: string, fields: Pick<OutgoingRow, 'state' | 'block_number' | 'error'>) =>
+      settle: (
+        purpose: string,
+        fields: Pick<OutgoingRow, 'state' | 'block_number' | 'error' | 'updated_at'>,
+      ) =>
         void db
           .prepare(
-            'UPDATE outgoing SET state = @state, block_number = @block_number, error = @error, updated_at = @now WHERE purpose = @purpose',
+            'UPDATE outgoing SET state = @state, block_number = @block_number, error = @error, updated_at = @updated_at WHERE purpose = @purpose',
           )
-          .run({ ...fields, purpose, now: Date.now() }),
+          .run({ ...fields, purpose }),
     },
     heads: {
       add: (number: number, hash: string) =>

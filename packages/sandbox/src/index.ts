@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { sleep } from '@paysession/protocol'
 import { type Address, getAddress, type Hex, parseEther } from 'viem'
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { toUnits } from './amounts.js'
@@ -13,7 +14,7 @@ import { deployTokens } from './chain/deploy.js'
 import { customers as testCustomers, transferToken } from './chain/pay.js'
 import { createStateFile, StateFileError } from './chain/state.js'
 import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKENS, tokenBySymbol } from './chain/tokens.js'
-import { type Clock, createClock } from './clock.js'
+import { createClock, type SandboxClock } from './clock.js'
 import { openDb } from './db.js'
 import { type AccessOptions, createAccess } from './http/access.js'
 import { isProfile, type Profile } from './http/profile.js'
@@ -44,6 +45,7 @@ export {
   LOCAL_NETWORK,
   LOCAL_TOKENS,
 } from './chain/tokens.js'
+export type { SandboxClock } from './clock.js'
 export { isProfile, type Profile, profiles } from './http/profile.js'
 export { startRewritingProxy } from './http/rewritingProxy.js'
 export { isAddressInUse, listenOn, PortInUseError } from './portInUse.js'
@@ -121,7 +123,7 @@ export interface Sandbox {
   treasury: Address
   webhookSecret: string
   dataDir: string | undefined
-  clock: Clock
+  clock: SandboxClock
   /**
    * Pays a session from a test customer with a real transfer; defaults: its token, its amount,
    * customer 0. `gasless`: the customer signs an EIP-3009 authorization and the relayer submits it.
@@ -222,7 +224,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Chain state on disk: saved (one save at a time) whenever the service is about to act on
     // what it saw on chain, and every couple of seconds; see createStateFile.
     let savedHead = stateFile ? await chain.publicClient.getBlockNumber() : 0n
-    let lastSave = Date.now()
+    // The service's time, which tests move forward (createClock).
+    const clock = createClock()
+    let lastSave = clock.now()
     let stateError: string | undefined
     let saving: Promise<void> = Promise.resolve()
     const durable = (force = false): Promise<void> => {
@@ -238,7 +242,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           throw e
         }
         savedHead = head
-        lastSave = Date.now()
+        lastSave = clock.now()
       })
       saving = next.catch(() => {})
       return next
@@ -283,14 +287,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             return
           }
           service.ctx.logEvery('anvil restart', message)
-          await new Promise((r) => setTimeout(r, 500 * attempt))
+          await sleep(clock, 500 * attempt)
         }
       }
     }
     watchChain(anvil)
 
     let apiUrl = ''
-    const clock = createClock()
     // The Node adapter's parts: SQLite, anvil (supervised above), fetch for webhooks, and the
     // chain state saved to the data folder before the service acts on what it saw on chain.
     const service = createService({
@@ -307,7 +310,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       chainEpoch: () => chainEpoch,
       testHooks: testHooks(log),
       afterPass: async () => {
-        if (Date.now() - lastSave > 2000)
+        if (clock.now() - lastSave > 2000)
           await durable().catch((e) => service.ctx.logEvery('chain state', String(e.message ?? e)))
       },
       health: () => ({

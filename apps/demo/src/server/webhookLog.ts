@@ -1,4 +1,5 @@
 import {
+  type Clock,
   confirmStatus,
   createMemoryDedupeStore,
   createWebhookHandler,
@@ -95,6 +96,8 @@ export function createWebhookLog(options: {
   store?: WebhookLogStore | undefined
   /** Also send every verified delivery here (PAYSESSION_WEBHOOK_URL). */
   forwardTo?: string | undefined
+  /** The service's clock, which signs the deliveries: the sandbox's, which tests move forward. */
+  clock?: Clock | undefined
 }): WebhookLog {
   const store = options.store
   const entries: WebhookLogEntry[] = store?.load().slice(0, maxEntries) ?? []
@@ -133,6 +136,7 @@ export function createWebhookLog(options: {
     if (entry.outcome === 'accepted' && entry.id !== null) dedupe.add(dedupeKey(entry.id))
   const verify = createWebhookHandler({
     secret: options.secret,
+    ...(options.clock ? { clock: options.clock } : {}),
     dedupe,
     async onEvent(event, { request }) {
       // The spec shows no signing by the real service: ask it back before acting.

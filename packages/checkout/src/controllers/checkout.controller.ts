@@ -23,6 +23,7 @@ import {
   pinnedChanges,
   type Registry,
   type StablecoinInfo,
+  systemClock,
 } from '@paysession/core'
 import type { CreateConnectorFn, Config as WagmiConfig } from '@wagmi/core'
 import type { CSSResult, ReactiveController, ReactiveControllerHost } from 'lit'
@@ -141,8 +142,8 @@ export class CheckoutController implements ReactiveController {
   #started = ''
   #unsubscribe: (() => void) | undefined
   #paidFired = false
-  /** Re-renders every second while a countdown (`retryAt`) is shown. */
-  #ticking: ReturnType<typeof setInterval> | undefined
+  /** The countdown's next re-render is due. */
+  #ticking = false
   #sentHere = false
   #sawUnpaid = false
   #unwatchPairing: (() => void) | undefined
@@ -256,6 +257,22 @@ export class CheckoutController implements ReactiveController {
     // Closing while the wallet prompt is open or the hash is being reported would hide what is
     // happening; a pairing by URI waits for a phone that may never scan it: nothing is sent yet.
     return !isStepIn(lockedSteps, this.state?.step) || !!this.pairingUri
+  }
+
+  /**
+   * Seconds until the customer may pay again (`state.retryAt`), on the checkout's clock. A view
+   * that shows them is rendered again a second later.
+   */
+  countdown(): number {
+    const clock = this.#config?.polling.clock ?? systemClock
+    if (!this.#ticking) {
+      this.#ticking = true
+      clock.setTimeout(() => {
+        this.#ticking = false
+        this.#host.requestUpdate()
+      }, 1000)
+    }
+    return Math.max(0, Math.ceil(((this.state?.retryAt ?? 0) - clock.now()) / 1000))
   }
 
   /** The dialog closed: the error showing now was seen, and is not shown again on reopening. */
@@ -372,8 +389,6 @@ export class CheckoutController implements ReactiveController {
     this.#unwatchPairing?.()
     this.#unwatchPairing = undefined
     this.pairingUri = undefined
-    clearInterval(this.#ticking)
-    this.#ticking = undefined
     this.#unsubscribe?.()
     this.#checkout?.destroy()
     this.#checkout = undefined
@@ -433,12 +448,6 @@ export class CheckoutController implements ReactiveController {
           details: next.error.details,
         }),
       )
-    if (next.retryAt && !this.#ticking)
-      this.#ticking = setInterval(() => this.#host.requestUpdate(), 1000)
-    if (!next.retryAt && this.#ticking) {
-      clearInterval(this.#ticking)
-      this.#ticking = undefined
-    }
     this.#host.requestUpdate()
   }
 }

@@ -4,6 +4,7 @@ import {
   type CheckoutState,
   type PaymentSession,
   type PaySessionError,
+  type PollingSettings,
   prefetchSession,
   readPaymentRecord,
 } from '@paysession/core'
@@ -22,6 +23,8 @@ export interface PreviewHost extends ReactiveControllerHost, EventTarget {
   readonly expectedAmount: string | undefined
   readonly expectedCurrency: string | undefined
   readonly fetch: typeof globalThis.fetch | undefined
+  /** Its clock dates the read, which the checkout then takes if it is as fresh as a poll's. */
+  readonly polling: Partial<PollingSettings> | undefined
   readonly resolvedLocale: string
   /** Fetches the dialog's code: the preview asks beside its own read. */
   fetchEngine(): Promise<unknown>
@@ -127,13 +130,14 @@ export class PreviewController implements ReactiveController {
     try {
       reader = await loading
     } catch {}
-    const result = reader && (await reader.readSession({ ...options, fetch }))
+    const clock = this.#host.polling?.clock
+    const result = reader && (await reader.readSession({ ...options, fetch, clock }))
     this.#formatMoney ??= reader?.formatMoney
     // A newer session id, token or service since: that read decides.
     if (key !== this.#key) return
     if (result && 'session' in result) {
       this.error = undefined
-      this.#lastRead = { key, session: result.session, at: Date.now() }
+      this.#lastRead = { key, session: result.session, at: result.at }
       this.#announce(result.session)
     } else {
       // Without `result` the chunk itself failed to load: nothing can be reached from here.

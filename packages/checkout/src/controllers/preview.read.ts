@@ -1,10 +1,12 @@
 import {
+  type Clock,
   checkExpectedPayment,
   createApiConfig,
   type ExpectedPayment,
   getSession,
   type PaymentSession,
   PaySessionError,
+  systemClock,
 } from '@paysession/core'
 
 export { formatMoney } from '../i18n/localize.js'
@@ -16,7 +18,8 @@ export { formatMoney } from '../i18n/localize.js'
 /**
  * The session for the button, or why not (every failure a PaySessionError). A session for another
  * order (`expected-amount`, `expected-currency`) is `SESSION_MISMATCH`: the button never shows it,
- * not even as paid.
+ * not even as paid. `at`: when it was read, on the page's clock (the checkout takes the read if
+ * it is as fresh as a poll's).
  */
 export async function readSession(
   options: {
@@ -24,13 +27,14 @@ export async function readSession(
     fetch: typeof fetch | undefined
     sessionId: string
     sessionToken: string
+    clock: Clock | undefined
   } & ExpectedPayment,
-): Promise<{ session: PaymentSession } | { error: PaySessionError }> {
+): Promise<{ session: PaymentSession; at: number } | { error: PaySessionError }> {
   try {
     const config = createApiConfig({ apiBase: options.apiBase, fetch: options.fetch })
     const session = await getSession(config, options)
     checkExpectedPayment(session, options)
-    return { session }
+    return { session, at: (options.clock ?? systemClock).now() }
   } catch (error) {
     return {
       error: error instanceof PaySessionError ? error : new PaySessionError('API_UNAVAILABLE'),

@@ -1,5 +1,5 @@
 import type { Catalog } from './en.js'
-import { languages } from './languages.js'
+import { languages, rightToLeft } from './languages.js'
 
 export type { Catalog }
 
@@ -34,5 +34,5 @@ const servedFiles = new Map<string, string | undefined>()
 /** The language file of a locale, English when it has none. */
 export const languageOf = (locale: string) => served(locale) ?? 'en'
 
-/** Whether the language is written right to left. */
-export const rtl = (locale: string) => /^(ar|fa|he)$/.test(languageOf(locale))
+/** Whether the locale's language file is written right to left (it says so: `direction`). */
+export const rtl = (locale: string) => rightToLeft.includes(languageOf(locale))

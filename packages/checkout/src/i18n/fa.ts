@@ -8,6 +8,9 @@ import type { Catalog } from './en.js'
  * Values sit in left-to-right isolates (\u2066…\u2069) so that an amount and its symbol read
  * left to right inside the Persian sentence.
  */
+/** Written right to left: the element's `dir` and the values' isolates follow. */
+export const direction = 'rtl'
+
 export const catalog: Catalog = {
   pay: 'پرداخت \u2066{amount}\u2069',
   payLoading: 'در حال بارگیری پرداخت…',

@@ -126,10 +126,11 @@ export async function checkPreviousPayment(
   // 5. A wallet prompt that may still be open (another tab, or just before a reload). A record
   // whose prompt ended in an error, with nothing on chain (steps 1 to 3), no longer blocks. A
   // signed authorization blocks until it expires: a relay may still submit it.
+  const now = config.polling.clock.now()
   if (
     record &&
-    ((record.state !== 'ended' && Date.now() - record.createdAt < staleAfter) ||
-      Date.now() / 1e3 < +(record.validBefore ?? 0))
+    ((record.state !== 'ended' && now - record.createdAt < staleAfter) ||
+      now / 1e3 < +(record.validBefore ?? 0))
   ) {
     return { kind: 'inFlight', reason: 'prompting', hash: record.hash, record }
   }

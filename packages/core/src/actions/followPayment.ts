@@ -81,6 +81,7 @@ export async function followPayment(
       },
       confirmations: parameters.confirmations ?? config.confirmations,
       pollingInterval: client.pollingInterval,
+      clock: config.polling.clock,
       onReplaced: submitted,
     })
   } catch (error) {

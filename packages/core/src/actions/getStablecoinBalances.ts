@@ -1,3 +1,4 @@
+import { sleep } from '@paysession/protocol'
 import { getCapabilities, getClient } from '@wagmi/core'
 import type { Address, Client } from 'viem'
 import { getBalance, getCode } from 'viem/actions'
@@ -93,7 +94,7 @@ async function feePaidElsewhere(
   // A wallet that never answers must not hold the token list: a second is plenty for a read.
   const caps = (await Promise.race([
     getCapabilities(config.wagmiConfig, { account }),
-    new Promise((resolve) => setTimeout(resolve, 1_000, {})),
+    sleep(config.polling.clock, 1_000).then(() => ({})),
   ]).catch(() => ({}))) as Record<number, Record<string, unknown>>
   const paymaster = (caps[chainId] ?? caps[0])?.paymasterService as
     | { supported?: unknown }

@@ -120,6 +120,7 @@ export async function payWithWallet(
     hash = await waitForTransfer(client, {
       payment: { token: token.address, from: account, to, fromBlock: payment.fromBlock },
       pollingInterval: client.pollingInterval,
+      clock: config.polling.clock,
       signal: parameters.signal,
     })
   }

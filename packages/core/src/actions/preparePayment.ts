@@ -156,7 +156,7 @@ export function startPaymentRecord(
     to: payment.to,
     amount: payment.amount.toString(),
     fromBlock: payment.fromBlock.toString(),
-    createdAt: Date.now(),
+    createdAt: config.polling.clock.now(),
     ...(validBefore === undefined ? {} : { validBefore: validBefore.toString() }),
   }
   writePaymentRecord(config.storage, record)

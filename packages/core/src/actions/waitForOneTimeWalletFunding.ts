@@ -49,7 +49,7 @@ export async function waitForOneTimeWalletFunding(
     (Date.parse(session.expiresAt ?? '') || Date.parse(session.createdAt ?? '') + FUNDING_WINDOW)
   const funding = await poll(config.polling, {
     read: () => getOneTimeWalletFunding(config, parameters),
-    until: (read) => read.received || Date.now() > deadline,
+    until: (read) => read.received || config.polling.clock.now() > deadline,
     interval: parameters.interval ?? config.polling.idleInterval,
     signal,
   })

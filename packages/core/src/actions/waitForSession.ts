@@ -29,14 +29,15 @@ export function waitForSession(
   const { until = isSettled, signal, timeout } = parameters
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new PaySessionError('ABORTED', { cause: signal.reason }))
-    let timer: ReturnType<typeof setTimeout> | undefined
+    const { clock } = config.polling
+    let timer: unknown
     let stop: (() => void) | undefined
     let done = false
     const finish = (settle: () => void) => {
       if (done) return
       done = true
       stop?.()
-      if (timer) clearTimeout(timer)
+      if (timer !== undefined) clock.clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
       settle()
     }
@@ -44,7 +45,7 @@ export function waitForSession(
       finish(() => reject(new PaySessionError('ABORTED', { cause: signal?.reason })))
     signal?.addEventListener('abort', onAbort)
     if (timeout !== undefined)
-      timer = setTimeout(() => finish(() => reject(new PaySessionError('TIMEOUT'))), timeout)
+      timer = clock.setTimeout(() => finish(() => reject(new PaySessionError('TIMEOUT'))), timeout)
     stop = watchSession(config, {
       sessionId: parameters.sessionId,
       sessionToken: parameters.sessionToken,

@@ -1,11 +1,11 @@
 import { type FundingResponse, parseFundingResponse, servicePaths } from '@paysession/protocol'
-import type { PaySessionConfig } from '../createPaySessionConfig.js'
+import type { ApiConfig } from './config.js'
 import { apiRequest } from './request.js'
 
 export type ReportFundingResponse = FundingResponse
 
 export async function postFundingTransaction(
-  config: PaySessionConfig,
+  config: ApiConfig,
   parameters: {
     sessionId: string
     sessionToken: string

@@ -1,3 +1,4 @@
+import { type Clock, sleep } from '@paysession/protocol'
 import {
   type Address,
   type Client,
@@ -14,7 +15,6 @@ import {
   waitForTransactionReceipt,
 } from 'viem/actions'
 import { PaySessionError } from '../errors/base.js'
-import { sleep } from '../utils/poll.js'
 import { parseTransfers } from './erc20.js'
 import { findTransfers } from './findTransfers.js'
 
@@ -36,6 +36,8 @@ export type WaitForPaymentReceiptParameters = {
   pollingInterval: number
   /** Give up after this many ms. Default 180 000, viem's. */
   timeout?: number | undefined
+  /** Times the looks beside viem's wait and the time-out (`config.polling.clock`). */
+  clock: Clock
   signal?: AbortSignal | undefined
   /** A replacement that pays the one-time wallet was found: from now on its hash is the payment's. */
   onReplaced?: ((hash: Hex) => void) | undefined
@@ -53,7 +55,7 @@ export async function waitForPaymentReceipt(
   client: Client,
   parameters: WaitForPaymentReceiptParameters,
 ): Promise<TransactionReceipt> {
-  const { payment, signal, pollingInterval } = parameters
+  const { payment, signal, pollingInterval, clock } = parameters
   let cancelled: Hex | undefined
   // viem's wait and findReplacement may both find the same replacement: it is announced once.
   let current = parameters.hash
@@ -88,8 +90,8 @@ export async function waitForPaymentReceipt(
     const looks =
       confirmations === 1
         ? Promise.race([
-            lookForReceipt(client, hash, pollingInterval, looking.signal),
-            sleep(timeout, looking.signal).then(() => {
+            lookForReceipt(client, hash, pollingInterval, clock, looking.signal),
+            sleep(clock, timeout, looking.signal).then(() => {
               if (!looking.signal.aborted) throw timedOut(hash)
               return never
             }),
@@ -117,6 +119,7 @@ export async function waitForPaymentReceipt(
       hash: parameters.hash,
       payment,
       pollingInterval,
+      clock,
       signal: done.signal,
     }).then((replacement) => {
       found = true
@@ -147,6 +150,7 @@ async function findReplacement(
     hash: Hex
     payment: Payment & { nonce?: number | undefined }
     pollingInterval: number
+    clock: Clock
     signal: AbortSignal
   },
 ): Promise<Hex> {
@@ -176,7 +180,7 @@ async function findReplacement(
       if (error instanceof PaySessionError) throw error
       // The node could not be read: viem's wait reports what matters; look again later.
     }
-    await sleep(parameters.pollingInterval, signal)
+    await sleep(parameters.clock, parameters.pollingInterval, signal)
   }
 }
 
@@ -188,10 +192,11 @@ async function lookForReceipt(
   client: Client,
   hash: Hex,
   pollingInterval: number,
+  clock: Clock,
   signal: AbortSignal,
 ): Promise<TransactionReceipt> {
   for (let look = 0; ; look++) {
-    await sleep(look ? pollingInterval : Math.min(50, pollingInterval), signal)
+    await sleep(clock, look ? pollingInterval : Math.min(50, pollingInterval), signal)
     if (signal.aborted) return never
     const receipt = await getTransactionReceipt(client, { hash }).catch(() => undefined)
     if (receipt) return receipt
@@ -223,6 +228,7 @@ export async function waitForTransfer(
   parameters: {
     payment: Payment
     pollingInterval: number
+    clock: Clock
     signal?: AbortSignal | undefined
   },
 ): Promise<Hex> {
@@ -245,6 +251,6 @@ export async function waitForTransfer(
     } catch {
       // The node could not be read: look again at the next interval.
     }
-    await sleep(Math.max(parameters.pollingInterval, 1000), signal)
+    await sleep(parameters.clock, Math.max(parameters.pollingInterval, 1000), signal)
   }
 }

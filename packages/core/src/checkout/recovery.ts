@@ -63,6 +63,7 @@ function awaitWallet(checkout: CheckoutHandle, record: PaymentRecord) {
       fromBlock: BigInt(record.fromBlock),
     },
     pollingInterval: client.pollingInterval,
+    clock: checkout.session.config.polling.clock,
     signal: checkout.session.signal,
   }).then(
     (hash) => {
@@ -86,7 +87,8 @@ export async function waitForPrompt(
   record: PaymentRecord | undefined,
 ): Promise<void> {
   const { config, staleAfter } = checkout.session
-  const retryAt = (record?.createdAt ?? Date.now()) + (staleAfter ?? defaultStaleAfter)
+  const { clock } = config.polling
+  const retryAt = (record?.createdAt ?? clock.now()) + (staleAfter ?? defaultStaleAfter)
   checkout.dispatch(
     { type: 'previous', reason: 'prompting' },
     { error: undefined, canRetry: false, retryAt },
@@ -108,7 +110,7 @@ export async function waitForPrompt(
       },
       until: (read) => read === 'left' || !stillPrompting(read),
       signal: checkout.session.signal,
-      deadline: Date.now() < retryAt ? retryAt : undefined,
+      deadline: clock.now() < retryAt ? retryAt : undefined,
     })
   if (!previous || previous === 'left' || !waiting()) return
   if (previous.kind !== 'none') {
@@ -141,6 +143,7 @@ async function followHash(checkout: CheckoutHandle, hash: Hex, record: PaymentRe
           : undefined,
       confirmations: config.confirmations,
       pollingInterval: client.pollingInterval,
+      clock: config.polling.clock,
       signal: checkout.session.signal,
       onReplaced: (next) => {
         if (record)

@@ -3,6 +3,7 @@ export {
   checkSocketUrl,
   checkUrl,
   normalizeApiBase,
+  sleep,
   stablecoinAbi,
   systemClock,
 } from '@paysession/protocol'
@@ -165,7 +166,7 @@ export {
   readPaymentRecord,
   writePaymentRecord,
 } from '../utils/paymentRecord.js'
-export { type PollParameters, poll, sleep } from '../utils/poll.js'
+export { type PollParameters, poll } from '../utils/poll.js'
 export {
   readSessionFacts,
   type SessionFacts,

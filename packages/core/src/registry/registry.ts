@@ -1,6 +1,5 @@
-import { checkUrl, sameName } from '@paysession/protocol'
+import { checkUrl, PaySessionError, sameName } from '@paysession/protocol'
 import { getAddress, isAddress } from 'viem'
-import { PaySessionError } from '../errors/base.js'
 import { localNetwork } from './localNetwork.js'
 import { pinnedNetworks } from './pinnedNetworks.js'
 import type { NetworkInfo, Registry, StablecoinInfo } from './types.js'

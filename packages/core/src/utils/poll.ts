@@ -3,7 +3,6 @@ import {
   backoffDelay,
   type Clock,
   poll as pollOn,
-  sleep as sleepOn,
   systemClock,
 } from '@paysession/protocol'
 
@@ -22,7 +21,7 @@ export type PollingSettings = Backoff & {
   idleInterval: number
   /** How long a wallet's call bundle (EIP-5792) is followed before the chain is watched instead (ms). */
   callsTimeout: number
-  /** Where every wait gets its time (protocol's timing toolkit); tests pass a fake one. */
+  /** Where every wait and query-core's timers get their time (protocol's `Clock`); tests pass their own. */
   clock: Clock
 }
 
@@ -46,13 +45,6 @@ export const retryDelay = (polling: PollingSettings, failureCount: number): numb
 /** The wait before the next poll: `interval` on average, ± half of it times `jitter`. */
 export const pollInterval = (polling: PollingSettings, interval: number): number =>
   Math.round(interval * (1 + polling.jitter * (Math.random() - 0.5)))
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export const sleep = (
-  ms: number,
-  signal?: AbortSignal | undefined,
-  clock: Clock = systemClock,
-): Promise<void> => sleepOn(clock, ms, signal)
 
 export type PollParameters<T> = {
   /** One read. A failure is tried again after the backoff (`retryDelay`). */

@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { sleep, systemClock } from '@paysession/protocol'
 import { isAddressInUse, PortInUseError } from '../portInUse.js'
 
 export interface Anvil {
@@ -138,9 +139,9 @@ export async function startAnvil(options: {
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+    const timer = systemClock.setTimeout(() => child.kill('SIGKILL'), 5000)
     child.once('exit', () => {
-      clearTimeout(timer)
+      systemClock.clearTimeout(timer)
       resolve()
     })
     child.kill('SIGINT')
@@ -220,9 +221,10 @@ async function stopLeftover(pidFile: string, log: (message: string) => void) {
     } catch {
       continue
     }
-    const deadline = Date.now() + 5000
-    while (processStart(pid) !== undefined && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50))
+    // A process's exit takes real time: the system clock, whatever the service's says.
+    const deadline = systemClock.now() + 5000
+    while (processStart(pid) !== undefined && systemClock.now() < deadline)
+      await sleep(systemClock, 50)
     if (processStart(pid) !== undefined) process.kill(pid, 'SIGKILL')
   }
   rmSync(pidFile, { force: true })

@@ -15,7 +15,7 @@ import { type ChainClients, localChain } from '../chain/clients.js'
 import { type Artifacts, deployTokens } from '../chain/deploy.js'
 import { customers as testCustomers } from '../chain/pay.js'
 import { erc20Abi, LOCAL_TOKENS, tokenBySymbol } from '../chain/tokens.js'
-import { type Clock, createClock } from '../clock.js'
+import { createClock, type SandboxClock } from '../clock.js'
 import {
   type Context,
   newApiKey,
@@ -78,7 +78,7 @@ export interface InPageService {
   merchantId: string
   webhookSecret: string
   treasury: Address
-  clock: Clock
+  clock: SandboxClock
   chain: ChainClients
   customers: { address: Address; privateKey: Hex }[]
   /** Pays a session from a test customer (default customer 0) with a real ERC-20 transfer. */

@@ -194,8 +194,7 @@ export function createMemoryStorage(
           .filter((r) => r.state === 'MINED' && (r.block_number ?? -1) >= blockNumber)
           .sort(nonceOrder)
           .map(copy),
-      settle: (purpose, fields) =>
-        update(s.outgoing, (r) => r.purpose === purpose, { ...fields, updated_at: Date.now() }),
+      settle: (purpose, fields) => update(s.outgoing, (r) => r.purpose === purpose, fields),
     },
     heads: {
       add: (number, hash) =>

@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
 import type { HDKey } from 'viem/accounts'
 import type { ChainClients } from '../chain/clients.js'
-import type { Clock } from '../clock.js'
+import type { SandboxClock } from '../clock.js'
 import type { Profile } from '../http/profile.js'
 import { randomId } from './crypto.js'
 import type { Storage } from './storage.js'
@@ -57,7 +57,7 @@ export function serviceOptions(
 /** Everything the service's parts share. Built once by startSandbox. */
 export interface Context {
   db: Storage
-  clock: Clock
+  clock: SandboxClock
   chain: ChainClients
   options: ServiceOptions
   hd: HDKey

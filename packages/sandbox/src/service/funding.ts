@@ -133,7 +133,12 @@ async function reconcile(ctx: Context, latest: number): Promise<number> {
   for (const o of ctx.db.outgoing.minedSince(from))
     if (!(await receiptOf(ctx, o.hash as Hex))) {
       ctx.log(`transfer ${o.purpose} (${o.hash}) is no longer on chain: broadcasting it again`)
-      ctx.db.outgoing.settle(o.purpose, { state: 'SIGNED', block_number: null, error: null })
+      ctx.db.outgoing.settle(o.purpose, {
+        state: 'SIGNED',
+        block_number: null,
+        error: null,
+        updated_at: ctx.clock.now(),
+      })
     }
   ctx.db.transaction(() => {
     ctx.db.heads.prune(ancestor)

@@ -1,3 +1,4 @@
+import { sleep } from '@paysession/protocol'
 import {
   type Address,
   BaseError,
@@ -79,7 +80,7 @@ export async function sendFromOtw(
     maxFeePerGas: fees.maxFeePerGas * 2n,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
   })
-  const now = Date.now()
+  const now = ctx.clock.now()
   const row: OutgoingRow = {
     purpose,
     otw_index: otwIndex,
@@ -120,13 +121,13 @@ const receiptOf = (ctx: Context, hash: Hex) =>
  */
 async function waitReceipt(ctx: Context, hash: Hex) {
   const epoch = ctx.chainEpoch()
-  const deadline = Date.now() + 10_000
+  const deadline = ctx.clock.now() + 10_000
   for (;;) {
     const receipt = await receiptOf(ctx, hash).catch(() => undefined)
     if (receipt) return receipt
-    if (ctx.chainEpoch() !== epoch || Date.now() > deadline)
+    if (ctx.chainEpoch() !== epoch || ctx.clock.now() > deadline)
       throw new Error(`transaction ${hash} is not mined yet`)
-    await new Promise((r) => setTimeout(r, 100))
+    await sleep(ctx.clock, 100)
   }
 }
 
@@ -148,6 +149,7 @@ export async function settle(ctx: Context, row: OutgoingRow): Promise<Hex> {
           state: 'REVERTED',
           block_number: null,
           error: `transaction ${hash} was replaced on chain`,
+          updated_at: ctx.clock.now(),
         })
         throw new RevertedError(`transaction ${hash} was replaced on chain`)
       }
@@ -162,6 +164,7 @@ export async function settle(ctx: Context, row: OutgoingRow): Promise<Hex> {
     state: reverted ? 'REVERTED' : 'MINED',
     block_number: Number(receipt.blockNumber),
     error: reverted ? `transaction ${hash} reverted` : null,
+    updated_at: ctx.clock.now(),
   })
   if (reverted) throw new RevertedError(`transaction ${hash} reverted`)
   return hash

@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
 import type { HDKey } from 'viem/accounts'
 import type { ChainClients } from '../chain/clients.js'
-import type { Clock } from '../clock.js'
+import type { SandboxClock } from '../clock.js'
 import { handleRequest } from '../http/handler.js'
 import { runCapture } from './captures.js'
 import type { Context, ServiceOptions } from './context.js'
@@ -21,7 +21,7 @@ export interface ServiceParts {
   storage: Storage
   /** viem clients over the chain: `http(anvil)` in Node, `custom(provider)` over any EIP-1193 provider. */
   chain: ChainClients
-  clock: Clock
+  clock: SandboxClock
   deliver: Context['deliver']
   /** HD key for one-time wallets (account 0) and the treasury (account 1). */
   hd: HDKey
@@ -60,12 +60,12 @@ export function createService(parts: ServiceParts): Service {
   const lastLogged = new Map<string, { at: number; repeats: number }>()
   const logEvery = (key: string, message: string) => {
     const seen = lastLogged.get(key)
-    if (seen && Date.now() - seen.at < LOG_INTERVAL_MS) {
+    if (seen && parts.clock.now() - seen.at < LOG_INTERVAL_MS) {
       seen.repeats++
       return
     }
     const again = seen?.repeats ? ` (${seen.repeats} more times since the last report)` : ''
-    lastLogged.set(key, { at: Date.now(), repeats: 0 })
+    lastLogged.set(key, { at: parts.clock.now(), repeats: 0 })
     log(`${key}: ${message.split('\n')[0]}${again}`)
   }
   const chainUp = parts.chainUp ?? (() => true)
@@ -96,7 +96,7 @@ export function createService(parts: ServiceParts): Service {
   const deliver = createWebhookWorker(ctx)
   const returns = createReturnWorker(ctx)
   const settleLeftovers = createSettleWorker(ctx)
-  let timer: ReturnType<typeof setTimeout> | undefined
+  let timer: unknown
   let running = false
   let started = false
   let stopped = false
@@ -126,9 +126,9 @@ export function createService(parts: ServiceParts): Service {
   }
   function schedule(ms: number) {
     if (stopped || !started) return
-    if (timer && ms > 0) return
-    if (timer) clearTimeout(timer)
-    timer = setTimeout(() => void tick(), ms)
+    if (timer !== undefined && ms > 0) return
+    if (timer !== undefined) parts.clock.clearTimeout(timer)
+    timer = parts.clock.setTimeout(() => void tick(), ms)
   }
 
   return {
@@ -141,7 +141,7 @@ export function createService(parts: ServiceParts): Service {
     wake: () => schedule(0),
     stop() {
       stopped = true
-      if (timer) clearTimeout(timer)
+      if (timer !== undefined) parts.clock.clearTimeout(timer)
     },
     async settle() {
       await Promise.allSettled([...ctx.lanes.values()])

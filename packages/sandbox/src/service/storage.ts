@@ -149,7 +149,10 @@ export interface Storage {
     unsettled(): OutgoingRow[]
     /** Mined at or after blockNumber, in nonce order per wallet. */
     minedSince(blockNumber: number): OutgoingRow[]
-    settle(purpose: string, fields: Pick<OutgoingRow, 'state' | 'block_number' | 'error'>): void
+    settle(
+      purpose: string,
+      fields: Pick<OutgoingRow, 'state' | 'block_number' | 'error' | 'updated_at'>,
+    ): void
   }
   heads: {
     add(number: number, hash: string): void

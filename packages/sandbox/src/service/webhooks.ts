@@ -1,5 +1,6 @@
 import {
   formatWebhookSignature,
+  systemClock,
   webhookSignatureHeader,
   webhookSignedPayload,
 } from '@paysession/protocol'
@@ -43,7 +44,7 @@ export function enqueueStatusUpdate(
 export function signWebhook(
   secret: string,
   body: string,
-  timestamp = Math.floor(Date.now() / 1000),
+  timestamp = Math.floor(systemClock.now() / 1000),
 ) {
   return formatWebhookSignature(
     timestamp,
@@ -99,7 +100,11 @@ export function createWebhookWorker(ctx: Context) {
             'paysession-webhook-id': w.id,
           }
           if (ctx.options.webhookSecret)
-            headers[webhookSignatureHeader] = signWebhook(ctx.options.webhookSecret, w.body)
+            headers[webhookSignatureHeader] = signWebhook(
+              ctx.options.webhookSecret,
+              w.body,
+              Math.floor(ctx.clock.now() / 1000),
+            )
           const res = await ctx.deliver(url, {
             method: 'POST',
             headers,

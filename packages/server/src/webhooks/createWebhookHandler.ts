@@ -1,4 +1,10 @@
-import { BodyTooLargeError, jsonResponse, readBody } from '@paysession/protocol'
+import {
+  BodyTooLargeError,
+  type Clock,
+  jsonResponse,
+  readBody,
+  systemClock,
+} from '@paysession/protocol'
 import { parseSessionStatus } from '../client/parse.js'
 import { merchantError } from '../errors/index.js'
 import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js'
@@ -26,6 +32,8 @@ export type WebhookHandlerOptions = {
    * fraction or a value out of range throws `INVALID_CONFIG` when the handler is created.
    */
   toleranceSeconds?: number
+  /** What a signature's age is measured against: protocol's `Clock`. Default `systemClock`. */
+  clock?: Clock
   /**
    * Called once per delivery `id`. When it throws, the handler answers 500 so
    * the service delivers again (at-least-once).
@@ -193,7 +201,7 @@ async function readLimitedBody(request: Request, maxBodyBytes: number): Promise<
  * http.createServer(toNodeListener(handler)).listen(8080)
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  const { secret, onEvent, onDuplicate, onRejected } = options
+  const { secret, onEvent, onDuplicate, onRejected, clock = systemClock } = options
   const toleranceSeconds = assertToleranceSeconds(options.toleranceSeconds ?? 300)
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024
   const store = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore())
@@ -269,6 +277,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
           header: request.headers.get(signatureHeader),
           body,
           toleranceSeconds,
+          now: Math.floor(clock.now() / 1000),
         })
         if (!result.ok) throw new Rejected(result.reason, signatureMessages[result.reason])
         verified = true

@@ -1,5 +1,6 @@
 import {
   parseWebhookSignature,
+  systemClock,
   webhookSignatureHeader,
   webhookSignedPrefix,
 } from '@paysession/protocol'
@@ -19,7 +20,7 @@ export type VerifySignatureParameters = {
    * 300. Anything else (NaN from an unset variable, Infinity, a fraction) throws `INVALID_CONFIG`.
    */
   toleranceSeconds?: number
-  /** Current unix time in seconds. */
+  /** Current unix time in seconds. Default: the system clock's. */
   now?: number
 }
 
@@ -103,7 +104,7 @@ export async function verifyWebhookSignature(
   if (!header) return { ok: false, reason: 'MISSING_SIGNATURE' }
   const parsed = parseWebhookSignature(header)
   if (!parsed) return { ok: false, reason: 'MALFORMED_SIGNATURE' }
-  const now = parameters.now ?? Math.floor(Date.now() / 1000)
+  const now = parameters.now ?? Math.floor(systemClock.now() / 1000)
   if (Math.abs(now - parsed.timestamp) > toleranceSeconds) {
     return { ok: false, reason: 'STALE_TIMESTAMP' }
   }
