@@ -39,6 +39,14 @@ export {
   transferWithAuthorizationTypes,
 } from './chain/authorization.js'
 export {
+  FIAT_TOKEN_IMPLEMENTATION,
+  IMPLEMENTATION_SLOT,
+  linkBytecode,
+  PROXY_ADMIN,
+  SIGNATURE_CHECKER,
+} from './chain/fiatToken.js'
+export { fiatTokenAdminAbi, setBlacklisted, setTokenPaused } from './chain/tokenAdmin.js'
+export {
   CURRENCIES,
   erc20Abi,
   LOCAL_CHAIN_ID,
