@@ -164,13 +164,16 @@ export const advanceClock = (seconds: number) =>
   })
 
 /** `paysession-sandbox pay <id>`: the real CLI, as a customer paying from a terminal. */
-export async function payWithCli(id: string, ...args: string[]) {
+export function payWithCli(id: string, ...args: string[]) {
+  return sandboxCli('pay', id, ...args)
+}
+
+/** A `paysession-sandbox` command on the demo's sandbox (`token pause USDC`, ...); what it printed. */
+export async function sandboxCli(...args: string[]) {
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [
       'packages/sandbox/bin/paysession-sandbox.js',
-      'pay',
-      id,
       '--port',
       env.apiPort,
       '--data-dir',

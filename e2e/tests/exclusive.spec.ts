@@ -5,11 +5,14 @@ import {
   advanceClock,
   chain,
   createOrder,
+  customers,
   expectPaidOnce,
   expectTransfers,
   expectWebhooks,
+  getSession,
   payWithCli,
   rpc,
+  sandboxCli,
   waitForStatus,
 } from '../support/demo.js'
 import {
@@ -28,6 +31,7 @@ import {
   state,
   stepText,
   waitForStep,
+  walletPending,
   widget,
 } from '../support/widget.js'
 
@@ -193,6 +197,47 @@ test('the RPC node is unreachable while confirming (transfer pending): completes
   await testInfo.attach('steps', { body: JSON.stringify(steps) })
   expect(steps).not.toContain('failed')
 })
+
+// What Circle's FiatToken adds (the sandbox's CLI plays the issuer): each case is said with its
+// sentence before any wallet prompt. Pausing USDC, or blacklisting a customer, touches every
+// session, hence here.
+for (const [code, sentence] of [
+  ['TOKEN_PAUSED', 'This token is paused by its issuer'],
+  ['PAYER_BLOCKED', 'This token’s issuer has blocked your wallet address'],
+  ['RECIPIENT_BLOCKED', 'This token’s issuer has blocked the payment address'],
+] as const)
+  test(`the issuer refuses USDC (${code}): said before any prompt, nothing sent`, async ({
+    page,
+  }, testInfo) => {
+    const order = await createOrder('notebook')
+    const session = await getSession(order.id)
+    await openCheckout(page, order.path, 2)
+    const sends = countSends(page)
+    await connect(page)
+    await chooseToken(page, 'USDC')
+    const [on, off] =
+      code === 'TOKEN_PAUSED'
+        ? [
+            ['token', 'pause', 'USDC'],
+            ['token', 'unpause', 'USDC'],
+          ]
+        : [code === 'PAYER_BLOCKED' ? customers[2] : session.oneTimeWalletAddress].map((who) => [
+            ['token', 'blacklist', who, '--token', 'USDC'],
+            ['token', 'unblacklist', who, '--token', 'USDC'],
+          ])[0]!
+    await sandboxCli(...on!)
+    try {
+      await reviewPayButton(page).click()
+      await waitForStep(page, 'chooseToken')
+      await expect(dialog(page).getByRole('alert')).toContainText(sentence)
+      await state(page, testInfo, code)
+      expect(await walletPending(page)).toEqual([])
+      expect(sends).toHaveLength(0)
+      await expectTransfers(session.oneTimeWalletAddress, 0)
+    } finally {
+      await sandboxCli(...off!)
+    }
+  })
 
 test('session expired: a page opened afterwards shows it and offers nothing to pay', async ({
   page,

@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, type Page, test } from '@playwright/test'
+import { type Hex, recoverMessageAddress, recoverTypedDataAddress } from 'viem'
 import { createOrder, env, expectPaidOnce } from '../support/demo.js'
 import {
   chooseToken,
@@ -141,4 +142,76 @@ test('the wallet on any page: reads go to the chain, signing asks, the rest is 4
     await page.evaluate(() => (window as any).__sandboxWallet.reject())
     expect((await answer).code, method).toBe(4001)
   }
+})
+
+test('the wallet signs only as the connected account, and shows exactly what it signs', async ({
+  page,
+}) => {
+  await page.goto(`${pageUrl}wallet-only`)
+  // Approving everything: a request for another customer's signature would come back signed.
+  await setupWallet(page, 0, 'autoapprove')
+  const [from] = (await ask(page, 'eth_requestAccounts')).result as Hex[]
+  const accounts = (await page.evaluate(() => (window as any).__sandboxWallet.accounts)) as Hex[]
+  const other = accounts.find((a) => a.toLowerCase() !== from!.toLowerCase())!
+  const authorization = {
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'verifyingContract', type: 'address' },
+      ],
+      TransferWithAuthorization: [
+        { name: 'from', type: 'address' },
+        { name: 'to', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'validAfter', type: 'uint256' },
+        { name: 'validBefore', type: 'uint256' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    },
+    primaryType: 'TransferWithAuthorization',
+    domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: other },
+    message: {
+      from: other,
+      to: from,
+      value: '5000000',
+      validAfter: '0',
+      validBefore: '4102444800',
+      nonce: `0x${'ab'.repeat(32)}`,
+    },
+  } as const
+  const typed = JSON.stringify(authorization)
+  for (const [method, params] of [
+    ['personal_sign', ['0x68656c6c6f', other]],
+    ['eth_signTypedData_v4', [other, typed]],
+    ['eth_signTypedData_v4', [undefined, typed]],
+    ['eth_sendTransaction', [{ from: other, to: from, value: '0x1' }]],
+  ] as const) {
+    expect(await ask(page, method, [...params]), method).toEqual({
+      code: 4100,
+      message: 'The requested account has not been authorized by the user.',
+    })
+  }
+  expect(await walletPending(page)).toEqual([])
+
+  // As the connected account (in any letter case) it signs, and the signer is that account.
+  const mixed = `0x${from!.slice(2).toUpperCase()}`
+  const text = await ask(page, 'personal_sign', ['0x68656c6c6f', mixed])
+  expect(await recoverMessageAddress({ message: 'hello', signature: text.result as Hex })).toBe(
+    from,
+  )
+
+  // The prompt names the signer and shows the whole typed data, not a summary of it.
+  await setWalletMode(page, 'ask')
+  const answer = ask(page, 'eth_signTypedData_v4', [from, typed])
+  await expect.poll(async () => (await walletPending(page)).length).toBe(1)
+  const rows = Object.fromEntries((await walletPending(page))[0]!.rows!)
+  expect(rows['Authorize a transfer of']).toBeDefined()
+  expect(rows.From).toBe(other)
+  expect(rows['Signed as']).toBe(from)
+  expect(JSON.parse(rows['Signs exactly']!)).toEqual(authorization)
+  await page.evaluate(() => (window as any).__sandboxWallet.approve())
+  const signature = (await answer).result as Hex
+  expect(await recoverTypedDataAddress({ ...(authorization as any), signature })).toBe(from)
 })

@@ -143,7 +143,7 @@ describe('the demo against the strict profile', () => {
     }
     const signature = await payer.signTypedData({
       domain: {
-        name: 'USD Coin (test)',
+        name: 'USD Coin',
         version: '2',
         chainId: demo.sandbox.chainId,
         verifyingContract: demo.sandbox.tokens.USDC.address,

@@ -63,24 +63,38 @@ function decode(data: string) {
   }
 }
 
+/**
+ * A signature's prompt: an EIP-3009 authorization summed up as the transfer it allows, then always
+ * the exact content signed (the text, or the whole typed data: domain, types, message), unabridged.
+ */
 export function describeSignature(
   method: string,
   params: unknown[],
   context: { tokens: Token[]; account: string },
 ): Row[] {
   const message = method === 'personal_sign' ? params[0] : params[1]
-  const authorization = transferAuthorization(message, context.tokens)
-  if (authorization) return [...authorization, ['Account', context.account]]
-  let text = typeof message === 'string' ? message : JSON.stringify(message)
-  if (method === 'personal_sign' && isHex(text)) {
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(hexToBytes(text))
-    } catch {}
-  }
   return [
-    ['Message', text.length > 400 ? `${text.slice(0, 400)}…` : text],
-    ['Account', context.account],
+    ...(transferAuthorization(message, context.tokens) ?? []),
+    ['Signed as', context.account],
+    ['Signs exactly', exactly(method, message)],
   ]
+}
+
+function exactly(method: string, message: unknown): string {
+  if (method === 'personal_sign') {
+    const text = String(message)
+    if (!isHex(text)) return text
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(hexToBytes(text))
+    } catch {
+      return text
+    }
+  }
+  try {
+    return JSON.stringify(typeof message === 'string' ? JSON.parse(message) : message, null, 2)
+  } catch {
+    return String(message)
+  }
 }
 
 /** An EIP-3009 authorization (a payment without network fees), shown as the transfer it allows. */
@@ -88,13 +102,15 @@ function transferAuthorization(message: unknown, tokens: Token[]): Row[] | undef
   try {
     const typed = typeof message === 'string' ? JSON.parse(message) : message
     if (typed?.primaryType !== 'TransferWithAuthorization') return undefined
-    const token = tokens.find(
-      (t) => t.address.toLowerCase() === String(typed.domain?.verifyingContract).toLowerCase(),
-    )
-    const { to, value, validBefore } = typed.message
+    const contract = String(typed.domain?.verifyingContract)
+    const token = tokens.find((t) => t.address.toLowerCase() === contract.toLowerCase())
+    const { from, to, value, validAfter, validBefore } = typed.message
     return [
       ['Authorize a transfer of', amount(BigInt(value), token)],
+      ['From', String(from)],
       ['To', String(to)],
+      ['Token contract', contract],
+      ['Valid from', new Date(Number(validAfter) * 1000).toLocaleString()],
       ['Valid until', new Date(Number(validBefore) * 1000).toLocaleString()],
     ]
   } catch {

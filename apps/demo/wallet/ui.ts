@@ -62,7 +62,8 @@ const css = `
   dl { margin: 0; display: grid; gap: 8px; }
   dl div { display: grid; gap: 2px; }
   dt { color: #5f6b66; font-size: 12px; }
-  dd { margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; word-break: break-all; }
+  dd { margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; word-break: break-all;
+    white-space: pre-wrap; }
   dd.big { font: 600 20px/1.3 system-ui, sans-serif; }
   .actions { display: flex; gap: 10px; padding: 14px 18px 18px; }
   .actions button { flex: 1; min-height: 44px; padding: 10px 12px; border-radius: 10px; font-weight: 600; cursor: pointer;

@@ -282,6 +282,9 @@ export function createSandboxWallet(options: SandboxWalletOptions) {
         const account = contract()
         if (!state.connected) throw unauthorized()
         if (account?.kind !== 'smart') throw unsupported('wallet_sendCalls')
+        const from = params[0]?.from
+        if (from && String(from).toLowerCase() !== account.address.toLowerCase())
+          throw unauthorized()
         const calls: Call[] = params[0]?.calls ?? []
         if (calls.length !== 1) throw bundleTooLarge()
         const call = calls[0]!
@@ -310,6 +313,10 @@ export function createSandboxWallet(options: SandboxWalletOptions) {
       default:
         if (signing.has(method)) {
           if (!state.connected) throw unauthorized()
+          // The node holds every test customer's key unlocked: sign only as the connected account.
+          const named = method === 'personal_sign' ? params[1] : params[0]
+          if (String(named ?? '').toLowerCase() !== state.account.toLowerCase())
+            throw unauthorized()
           const account = contract()
           if (account?.kind === 'safe')
             throw unsupported(method, 'This Safe signs nothing off chain.')
@@ -326,7 +333,10 @@ export function createSandboxWallet(options: SandboxWalletOptions) {
             const owner = account.owner
             return rpc(method, method === 'personal_sign' ? [params[0], owner] : [owner, params[1]])
           }
-          return rpc(method, params)
+          return rpc(
+            method,
+            method === 'personal_sign' ? [params[0], state.account] : [state.account, params[1]],
+          )
         }
         if (!reads.has(method)) throw unsupported(method)
         return rpc(method, params)

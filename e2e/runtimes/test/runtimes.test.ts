@@ -229,7 +229,7 @@ describe.concurrent('the merchant example in each runtime', () => {
           }
           const signature = await payer.signTypedData({
             domain: {
-              name: 'USD Coin (test)',
+              name: 'USD Coin',
               version: '2',
               chainId: sandbox.chainId,
               verifyingContract: sandbox.tokens.USDC.address,

@@ -4,6 +4,7 @@ import {
   BaseError,
   ContractFunctionRevertedError,
   createPublicClient,
+  createTestClient,
   createWalletClient,
   custom,
   defineChain,
@@ -14,13 +15,19 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
+import { type Artifacts, deployTokens as deployTestTokens } from '../../sandbox/src/chain/deploy.js'
+import {
+  FIAT_TOKEN_IMPLEMENTATION,
+  linkBytecode,
+  SIGNATURE_CHECKER,
+} from '../../sandbox/src/chain/fiatToken.js'
 import { DEPLOYER_KEY, erc20Abi, LOCAL_TOKENS } from '../../sandbox/src/chain/tokens.js'
 import { type BrowserChain, createBrowserChain, type JournalEntry } from '../src/index.js'
 
 // The same compiled test tokens the sandbox deploys on anvil.
 const artifacts = JSON.parse(
   readFileSync(new URL('../../sandbox/artifacts/contracts.json', import.meta.url), 'utf8'),
-) as Record<string, { abi: unknown[]; bytecode: Hex }>
+) as Artifacts
 
 const CUSTOMER_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
 const customer = privateKeyToAccount(CUSTOMER_KEY)
@@ -47,28 +54,19 @@ function clients(chain: BrowserChain) {
   }
 }
 
+/** The sandbox's own setup on this chain: Circle's FiatToken for USDC and EURC, as on anvil. */
 async function deployTokens(chain: BrowserChain) {
-  const { publicClient, deployerWallet } = clients(chain)
-  // As the sandbox does on anvil: the three deployments first (nonces 0, 1, 2), then mints.
-  for (const token of LOCAL_TOKENS) {
-    const artifact = artifacts[token.contract] as { abi: unknown[]; bytecode: Hex }
-    const hash = await deployerWallet.deployContract({
-      abi: artifact.abi,
-      bytecode: artifact.bytecode,
-      args: [token.name, token.symbol, token.decimals],
-    })
-    const receipt = await publicClient.waitForTransactionReceipt({ hash })
-    expect(receipt.contractAddress?.toLowerCase()).toBe(token.address.toLowerCase())
-  }
-  for (const token of LOCAL_TOKENS)
-    await publicClient.waitForTransactionReceipt({
-      hash: await deployerWallet.writeContract({
-        address: token.address,
-        abi: erc20Abi,
-        functionName: 'mint',
-        args: [customer.address, 1_000n * 10n ** BigInt(token.decimals)],
-      }),
-    })
+  const transport = custom(chain)
+  await deployTestTokens(
+    artifacts,
+    {
+      chain: local,
+      publicClient: createPublicClient({ chain: local, transport, cacheTime: 0 }),
+      testClient: createTestClient({ chain: local, transport, mode: 'anvil', cacheTime: 0 }),
+    },
+    [customer.address],
+    { mintPerCustomer: 1_000n },
+  )
 }
 
 const newChain = (options: Parameters<typeof createBrowserChain>[0] = {}) =>
@@ -142,6 +140,22 @@ describe('the in-browser chain', () => {
       expect(await publicClient.getBalance({ address: customer.address })).toBeLessThan(10n ** 22n)
     },
   )
+
+  it("runs Circle's FiatToken v2.2 for USDC and EURC: the same bytecode as the artifact anvil gets", async () => {
+    const chain = await newChain()
+    await deployTokens(chain)
+    const { publicClient } = clients(chain)
+    const implementation = artifacts.FiatTokenV2_2!
+    expect(await publicClient.getCode({ address: FIAT_TOKEN_IMPLEMENTATION })).toBe(
+      linkBytecode(implementation.deployedBytecode!, implementation.deployedLinkReferences, {
+        SignatureChecker: SIGNATURE_CHECKER,
+      }),
+    )
+    for (const token of LOCAL_TOKENS.filter((t) => t.contract === 'FiatTokenV2_2'))
+      expect(await publicClient.getCode({ address: token.address })).toBe(
+        artifacts.FiatTokenProxy!.deployedBytecode,
+      )
+  })
 
   it('reverts a transfer over the balance: eth_call and estimateGas report the revert', async () => {
     const chain = await newChain()

@@ -22,7 +22,7 @@ const codesSource = readFileSync(resolve(here, '../../protocol/src/codes.ts'), '
 const customerCodes = [
   ...codesSource
     .slice(codesSource.indexOf('customerMessages = {'), codesSource.indexOf('} as const'))
-    .matchAll(/^ {2}([A-Z_]+): /gm),
+    .matchAll(/^ {2}([A-Z_]+):\s/gm),
 ]
   .map((m) => m[1]!)
   // Said with INSECURE_API_BASE's sentence (checkout.parts.ts, errorText).

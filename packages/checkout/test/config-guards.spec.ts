@@ -24,7 +24,7 @@ const usdc = {
   address: '0x91A12B6130c0Ff0377B5817157A69bFeA67DfbbC',
   decimals: 6,
   eip3009: true,
-  eip712: { name: 'USD Coin (test)', version: '2' },
+  eip712: { name: 'USD Coin', version: '2' },
 }
 const usdt = { symbol: 'USDT', address: '0x6d741950129e74422fb11ff179C11710c8d2d7CB', decimals: 6 }
 // The LOCAL network as a page would write it in JSON, with what the test changes.

@@ -42,7 +42,7 @@ describe('checkToken', () => {
   test('the pinned LOCAL tokens match the chain: decimals and the EIP-712 domain', async () => {
     const { network, client, usdc } = setup()
     const facts = await checkToken(client, network, usdc)
-    expect(facts).toEqual({ decimals: 6, domain: { name: 'USD Coin (test)', version: '2' } })
+    expect(facts).toEqual({ decimals: 6, domain: { name: 'USD Coin', version: '2' } })
     expect(tokenDomain(network, usdc, facts)).toEqual(usdc.eip712)
     const eurc = getStablecoin(network, 'EURC')
     expect(tokenDomain(network, eurc, await checkToken(client, network, eurc))).toEqual(eurc.eip712)
@@ -87,14 +87,14 @@ describe('checkToken', () => {
 
   test('another EIP-712 domain than the registry says: INVALID_CONFIG for the gasless path', async () => {
     const { network, client, usdc } = setup()
-    const pinned = { ...usdc, eip712: { name: 'USD Coin', version: '2' } }
+    const pinned = { ...usdc, eip712: { name: 'USDC', version: '2' } }
     const facts = await checkToken(client, network, pinned)
     const error = await failure(async () => tokenDomain(network, pinned, facts))
     expect(error.code).toBe('INVALID_CONFIG')
     expect(error.details).toContain(
-      'EIP-712 domain {"name":"USD Coin (test)","version":"2"}, not as in the registry',
+      'EIP-712 domain {"name":"USD Coin","version":"2"}, not as in the registry',
     )
-    const version = { ...usdc, eip712: { name: 'USD Coin (test)', version: '1' } }
+    const version = { ...usdc, eip712: { name: 'USD Coin', version: '1' } }
     expect((await failure(async () => tokenDomain(network, version, facts))).code).toBe(
       'INVALID_CONFIG',
     )

@@ -78,3 +78,25 @@ export const tokenMetadataAbi = [
     ],
   },
 ] as const
+
+/**
+ * The controls of Circle's FiatToken (USDC, EURC) a payment can meet: the issuer pausing the
+ * token, and blacklisting an address, which then can neither send nor receive it. Read before
+ * any prompt; a token without them reverts, which reads as neither.
+ */
+export const tokenControlsAbi = [
+  {
+    type: 'function',
+    name: 'paused',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'bool' }],
+  },
+  {
+    type: 'function',
+    name: 'isBlacklisted',
+    stateMutability: 'view',
+    inputs: [{ name: 'account', type: 'address' }],
+    outputs: [{ type: 'bool' }],
+  },
+] as const

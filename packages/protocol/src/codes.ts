@@ -39,6 +39,13 @@ export const customerMessages = {
   USER_REJECTED: 'The request was declined in your wallet.',
   WRONG_NETWORK: 'Your wallet is on the wrong network.',
   INSUFFICIENT_BALANCE: 'Your balance is too low for this payment.',
+  // The token's issuer (Circle's FiatToken: pause, blacklist), checked before any prompt
+  TOKEN_PAUSED:
+    'This token is paused by its issuer and cannot be sent right now. Please pay with another token.',
+  PAYER_BLOCKED:
+    'This token’s issuer has blocked your wallet address. Please pay from another wallet or with another token.',
+  RECIPIENT_BLOCKED:
+    'This token’s issuer has blocked the payment address, so it cannot be paid with this token. Please contact the merchant.',
   TRANSACTION_FAILED: 'The transaction failed on chain. No funds were moved.',
   TRANSFER_MISMATCH: 'The transaction does not match this payment.',
   WALLET_ERROR: 'Your wallet reported an error.',

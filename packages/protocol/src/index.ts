@@ -1,4 +1,4 @@
-export { stablecoinAbi, tokenMetadataAbi } from './abi.js'
+export { stablecoinAbi, tokenControlsAbi, tokenMetadataAbi } from './abi.js'
 export {
   assertAmount,
   decimalPattern,

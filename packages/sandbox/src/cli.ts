@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { Address, Hex } from 'viem'
+import { type Address, type Hex, isAddress } from 'viem'
 import { toUnits } from './amounts.js'
 import { transferWithAuthorization } from './chain/authorization.js'
 import { CUSTOMER_KEYS, transferToken } from './chain/pay.js'
+import { setBlacklisted, setTokenPaused } from './chain/tokenAdmin.js'
 import { tokenBySymbol } from './chain/tokens.js'
 import { openDb } from './db.js'
 import { isProfile, startSandbox } from './index.js'
@@ -17,6 +18,11 @@ const USAGE = `paysession-sandbox: a local Payment Session Service on a local an
                                            pay a session from test customer N (default 0);
                                            --gasless: the customer signs an EIP-3009 authorization
                                            (USDC, EURC) and the sandbox's relayer submits it
+  paysession-sandbox token pause|unpause <SYMBOL>
+                                           pause Circle's USDC or EURC (transfers revert)
+  paysession-sandbox token blacklist|unblacklist <address> [--token SYMBOL]
+                                           blacklist an address on USDC (default) or EURC:
+                                           it can neither send nor receive the token
   paysession-sandbox api-key               print the data folder's merchant API key
   paysession-sandbox webhooks [list]       the backlog (updates waiting, per session, in the
                                            order they will be sent) and the given-up ones
@@ -26,7 +32,8 @@ const USAGE = `paysession-sandbox: a local Payment Session Service on a local an
 
 Options (each also as an environment variable):
   --port N              PAYSESSION_PORT            API port (default 4010)
-  --chain-port N        PAYSESSION_CHAIN_PORT      anvil port (default 8545)
+  --chain-port N        PAYSESSION_CHAIN_PORT      chain JSON-RPC port (default 8545; anvil
+                                                   itself listens on a free port behind it)
   --api-key K           PAYSESSION_API_KEY         merchant API key (default: the data folder's
                                                    own, generated at its first start)
   --data-dir D          PAYSESSION_DATA_DIR        state folder (default ./.paysession)
@@ -224,6 +231,39 @@ if (values.help) {
     console.log(`sent ${amount} ${token.symbol} to ${to}${how}\ntransaction ${hash}`)
   } catch (e) {
     console.error(`pay failed: ${e instanceof Error ? e.message : e}`)
+    process.exit(1)
+  }
+} else if (command === 'token') {
+  const [action, target] = positionals.slice(1)
+  const pausing = action === 'pause' || action === 'unpause'
+  const listing = action === 'blacklist' || action === 'unblacklist'
+  if (!target || !(pausing || listing)) {
+    console.error(USAGE)
+    process.exit(2)
+  }
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/sandbox/info`, {
+      headers: { authorization: `Bearer ${apiKeyOf()}` },
+    }).catch(() => {
+      throw new Error(`no sandbox answers on port ${port}: start it first`)
+    })
+    const info = await res.json()
+    if (!res.ok) throw new Error(info?.error?.message ?? String(res.status))
+    const symbol = (pausing ? target : (values.token ?? 'USDC')).toUpperCase()
+    const token = tokenBySymbol(symbol)
+    if (!token) throw new Error(`unknown token ${symbol}`)
+    if (pausing) {
+      await setTokenPaused(info.rpcUrl, token, action === 'pause')
+      console.log(`${symbol} ${action === 'pause' ? 'is paused' : 'is no longer paused'}`)
+    } else {
+      if (!isAddress(target)) throw new Error(`${target} is not an address`)
+      await setBlacklisted(info.rpcUrl, token, target, action === 'blacklist')
+      console.log(
+        `${target} ${action === 'blacklist' ? 'is blacklisted' : 'is no longer blacklisted'} on ${symbol}`,
+      )
+    }
+  } catch (e) {
+    console.error(`token ${action} failed: ${e instanceof Error ? e.message : e}`)
     process.exit(1)
   }
 } else if (command === 'webhooks') {

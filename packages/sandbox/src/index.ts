@@ -17,6 +17,7 @@ import { LOCAL_CHAIN_ID, LOCAL_NETWORK, LOCAL_TOKENS, tokenBySymbol } from './ch
 import { createClock, type SandboxClock } from './clock.js'
 import { openDb } from './db.js'
 import { type AccessOptions, createAccess } from './http/access.js'
+import { type ChainServer, listenChain } from './http/chainServer.js'
 import { isProfile, type Profile } from './http/profile.js'
 import { listen } from './http/server.js'
 import { type Context, newApiKey, serviceOptions as withDefaults } from './service/context.js'
@@ -39,6 +40,14 @@ export {
   transferWithAuthorizationTypes,
 } from './chain/authorization.js'
 export {
+  FIAT_TOKEN_IMPLEMENTATION,
+  IMPLEMENTATION_SLOT,
+  linkBytecode,
+  PROXY_ADMIN,
+  SIGNATURE_CHECKER,
+} from './chain/fiatToken.js'
+export { fiatTokenAdminAbi, setBlacklisted, setTokenPaused } from './chain/tokenAdmin.js'
+export {
   CURRENCIES,
   erc20Abi,
   LOCAL_CHAIN_ID,
@@ -54,7 +63,10 @@ export { signWebhook, type WebhookBacklog } from './service/webhooks.js'
 export interface SandboxOptions extends AccessOptions {
   /** API port on 127.0.0.1 (0: any free port). Default 4010. */
   port?: number
-  /** anvil's port (0: any free port). Default 8545. */
+  /**
+   * The chain's JSON-RPC port (0: any free port), under the API's access rules; anvil itself
+   * listens on another, free port. Default 8545.
+   */
   chainPort?: number
   /** Folder for the SQLite file and the chain state; without it everything lives in memory. */
   dataDir?: string
@@ -162,10 +174,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       pidFile: dataDir ? join(dataDir, 'anvil.pid') : undefined,
       log,
     })
-  let anvil = await launchAnvil(options.chainPort ?? 8545).catch((e: unknown) => {
+  let chainServer: ChainServer
+  let anvil: Anvil
+  try {
+    chainServer = await listenChain(access, options.chainPort ?? 8545, () => anvil.rpcUrl)
+  } catch (e) {
     db.close()
     throw e
-  })
+  }
+  try {
+    anvil = await launchAnvil(0)
+  } catch (e) {
+    await chainServer.close()
+    db.close()
+    throw e
+  }
   try {
     const chain = createChainClients(anvil.rpcUrl)
     const customers = testCustomers()
@@ -321,7 +344,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }),
       info: () => ({
         apiUrl,
-        rpcUrl: chain.chain.rpcUrls.default.http[0],
+        rpcUrl: chainServer.url,
         chainId: LOCAL_CHAIN_ID,
         network: LOCAL_NETWORK,
         merchantId: serviceOptions.merchantId,
@@ -345,7 +368,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       profile: serviceOptions.profile,
       apiKey: serviceOptions.apiKey,
       merchantId: serviceOptions.merchantId,
-      rpcUrl: anvil.rpcUrl,
+      rpcUrl: chainServer.url,
       chainId: LOCAL_CHAIN_ID,
       network: LOCAL_NETWORK,
       tokens,
@@ -394,11 +417,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         // Let on-chain jobs in flight finish before the chain goes away.
         await service.settle()
         if (chainUp) await durable().catch((e) => log(String(e.message ?? e)))
+        await chainServer.close()
         await anvil.stop()
         db.close()
       },
     }
   } catch (e) {
+    await chainServer.close()
     await anvil.stop()
     db.close()
     throw e

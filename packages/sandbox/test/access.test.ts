@@ -17,6 +17,7 @@ function send(
   method: string,
   path: string,
   headers: Record<string, string>,
+  body?: string,
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(`${apiUrl}${path}`, { method, headers }, async (res) => {
@@ -29,7 +30,7 @@ function send(
       })
     })
     req.on('error', reject)
-    req.end()
+    req.end(body)
   })
 }
 
@@ -119,6 +120,72 @@ describe('Host', () => {
       const res = await send(sb.apiUrl, 'GET', '/sandbox/info', { ...withKey(), host })
       expect(res.status, host).toBe(200)
     }
+  })
+})
+
+describe('the chain port: the same rules, for JSON-RPC', () => {
+  const richer = '0x00000000000000000000000000000000000000e1'
+  const call = (method: string, params: unknown[], headers: Record<string, string>) =>
+    send(
+      sb.rpcUrl,
+      'POST',
+      '',
+      { 'content-type': 'application/json', ...headers },
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    )
+  const balance = async () =>
+    BigInt((await call('eth_getBalance', [richer, 'latest'], {})).body.result)
+
+  test('a foreign page gets no CORS grant, and its anvil_setBalance does not run', async () => {
+    for (const origin of ['https://evil.example', 'http://localhost.evil.example', 'null']) {
+      const pre = await send(sb.rpcUrl, 'OPTIONS', '', {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      })
+      expect(pre.status, origin).toBe(403)
+      expect(pre.headers['access-control-allow-origin']).toBeUndefined()
+      const res = await call('anvil_setBalance', [richer, '0x1bc16d674ec80000'], { origin })
+      expect(res.status, origin).toBe(403)
+      expect(res.body.error.code).toBe('ORIGIN_NOT_ALLOWED')
+      expect(res.headers['access-control-allow-origin']).toBeUndefined()
+    }
+    expect(await balance()).toBe(0n)
+  })
+
+  test('a rebound DNS name gets no answer', async () => {
+    const port = new URL(sb.rpcUrl).port
+    for (const host of [`evil.example:${port}`, 'evil.example']) {
+      for (const origin of [undefined, `http://${host}`]) {
+        const res = await call('anvil_setBalance', [richer, '0x1bc16d674ec80000'], {
+          host,
+          ...(origin ? { origin } : {}),
+        })
+        expect(res.status, host).toBe(421)
+        expect(res.body.error.code).toBe('HOST_NOT_ALLOWED')
+        expect(res.body.result).toBeUndefined()
+      }
+    }
+    expect(await balance()).toBe(0n)
+  })
+
+  test("a developer's loopback page may call it, preflight included", async () => {
+    const origin = 'http://localhost:5173'
+    const pre = await send(sb.rpcUrl, 'OPTIONS', '', {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type',
+    })
+    expect(pre.status).toBe(204)
+    expect(pre.headers['access-control-allow-origin']).toBe(origin)
+    expect(pre.headers['access-control-allow-headers']).toContain('content-type')
+    const res = await call('eth_chainId', [], { origin, host: new URL(sb.rpcUrl).host })
+    expect(res.status).toBe(200)
+    expect(res.headers['access-control-allow-origin']).toBe(origin)
+    expect(res.body.result).toBe('0x7a69')
+    // The URL handed out is this port, not anvil's own.
+    const info = await send(sb.apiUrl, 'GET', '/sandbox/info', withKey())
+    expect(info.body.rpcUrl).toBe(sb.rpcUrl)
   })
 })
 

@@ -12,6 +12,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, afterEach, expect, test } from 'vitest'
 import { ACCOUNTS_DEPLOYER_KEY } from '../src/chain/accounts.js'
 import { anvilBinary } from '../src/chain/anvil.js'
+import { PROXY_ADMIN_KEY } from '../src/chain/fiatToken.js'
 import { CUSTOMER_KEYS, customers, transferToken } from '../src/chain/pay.js'
 import { DEPLOYER_KEY, erc20Abi, LOCAL_TOKENS, tokenBySymbol } from '../src/chain/tokens.js'
 import { client, isAlive, kill9, runCli, type SandboxProcess, spawnSandbox } from './child.js'
@@ -474,7 +475,7 @@ async function setupOnChain(sb: SandboxProcess) {
     )
   }
   const nonces = await Promise.all(
-    [DEPLOYER_KEY, ACCOUNTS_DEPLOYER_KEY].map((key) =>
+    [DEPLOYER_KEY, ACCOUNTS_DEPLOYER_KEY, PROXY_ADMIN_KEY].map((key) =>
       chain.getTransactionCount({ address: privateKeyToAccount(key).address }),
     ),
   )
@@ -491,15 +492,16 @@ test('kill -9 during the first start (tokens half deployed, customers half funde
     expect(complete.balances[token.symbol]).toEqual(Array(7).fill(10_000n * 10n ** 6n))
   }
 
-  // Setup steps: 1-3 deploy USDC, USDT, EURC; 4-18 fund the customers; 19-26 the test accounts.
-  // resumes: the saved chain holds part of the tokens' or the accounts' steps, and the log says so.
+  // Setup steps: 1-6 the FiatToken implementation (library, implementation, locked); 7-9 deploy
+  // USDC, USDT, EURC; 10-23 initialize USDC and EURC; 24-38 fund the customers; 39-46 the test
+  // accounts. resumes: the saved chain holds part of one key's steps, and the log says so.
   for (const [at, resumes] of [
     ['setup-saved:1', true],
-    ['setup-saved:3', true],
-    ['setup-saved:10', true],
-    ['setup-saved:18', false],
-    ['setup-saved:20', true],
-    ['setup-saved:23', true],
+    ['setup-saved:8', true],
+    ['setup-saved:15', true],
+    ['setup-saved:30', true],
+    ['setup-saved:38', false],
+    ['setup-saved:43', true],
     // Not saved: the folder holds no chain yet (the first save follows the setup); a new one starts.
     ['setup:10', false],
   ] as const) {

@@ -44,7 +44,7 @@ async function customerWithoutGas() {
     const hash = await minter.writeContract({
       address: token.address,
       abi: erc20Abi,
-      functionName: 'mint',
+      functionName: 'transfer',
       args: [address, parseUnits('50', 6)],
     })
     await publicClient.waitForTransactionReceipt({ hash })
@@ -89,7 +89,7 @@ describe('EIP-3009 on the test stablecoins', () => {
   test('the EIP-712 domain is FiatToken v2’s: name() and version() "2"', async () => {
     const read = (functionName: 'name' | 'version') =>
       publicClient.readContract({ address: sb.tokens.USDC.address, abi: eip3009Abi, functionName })
-    expect(await read('name')).toBe('USD Coin (test)')
+    expect(await read('name')).toBe('USD Coin')
     expect(await read('version')).toBe('2')
   })
 

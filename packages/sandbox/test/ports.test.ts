@@ -21,7 +21,7 @@ describe('a port in use by another program', () => {
     expect(error.message).toBe(
       `Port ${taken} is in use by another program, so the local chain (anvil) cannot listen on it. Stop that program, or set PAYSESSION_CHAIN_PORT (chainPort) to a free port.`,
     )
-    expect(String(error.cause)).toContain('Address already in use')
+    expect(String(error.cause)).toMatch(/address already in use/i)
   })
 
   test('the API port: PORT_IN_USE, naming PAYSESSION_PORT; the chain it started is stopped', async () => {

@@ -38,10 +38,11 @@ import {
   type RelayHandlerOptions,
 } from '../src/relay.js'
 
-export const mintAbi = [
+/** USDC is Circle's FiatToken in the sandbox, which mints only for its minters: tests fund by a transfer from customer 0. */
+export const transferAbi = [
   {
     type: 'function',
-    name: 'mint',
+    name: 'transfer',
     stateMutability: 'nonpayable',
     inputs: [
       { name: 'to', type: 'address' },
@@ -125,13 +126,13 @@ export function relayKit(sb: Sandbox): RelayKit {
     })
   }
 
-  /** Mints USDC to `address` (a customer without ETH, or a contract payer). */
+  /** Sends USDC from customer 0 to `address` (a customer without ETH, or a contract payer). */
   async function mint(address: Address, amount = '100') {
     const hash = await minter.writeContract({
       chain: null,
       address: sb.tokens.USDC.address,
-      abi: mintAbi,
-      functionName: 'mint',
+      abi: transferAbi,
+      functionName: 'transfer',
       args: [address, parseUnits(amount, 6)],
     })
     await publicClient.waitForTransactionReceipt({ hash })
@@ -164,7 +165,7 @@ export function relayKit(sb: Sandbox): RelayKit {
     }
     const signature = await privateKeyToAccount(key).signTypedData({
       domain: {
-        name: 'USD Coin (test)',
+        name: 'USD Coin',
         version: '2',
         chainId: sb.chainId,
         verifyingContract: token,
@@ -212,7 +213,7 @@ export function relayKit(sb: Sandbox): RelayKit {
     const payer = privateKeyToAccount(key)
     const signature = await payer.signTypedData({
       domain: {
-        name: 'USD Coin (test)',
+        name: 'USD Coin',
         version: '2',
         chainId: sb.chainId,
         verifyingContract: sb.tokens.USDC.address,

@@ -57,7 +57,7 @@ describe('an agent pays a session over x402', () => {
           amount: '10000000',
           payTo: s.otw,
           maxTimeoutSeconds: 300,
-          extra: { name: 'USD Coin (test)', version: '2' },
+          extra: { name: 'USD Coin', version: '2' },
         },
       ],
     })

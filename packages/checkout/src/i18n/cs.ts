@@ -98,6 +98,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'Požadavek byl v peněžence odmítnut.',
     WRONG_NETWORK: 'Peněženka je ve špatné síti.',
     INSUFFICIENT_BALANCE: 'Váš zůstatek na tuto platbu nestačí.',
+    TOKEN_PAUSED:
+      'Vydavatel tento token pozastavil, teď jej nelze odeslat. Zaplaťte prosím jiným tokenem.',
+    PAYER_BLOCKED:
+      'Vydavatel tohoto tokenu zablokoval adresu vaší peněženky. Zaplaťte prosím z jiné peněženky nebo jiným tokenem.',
+    RECIPIENT_BLOCKED:
+      'Vydavatel tohoto tokenu zablokoval platební adresu, tímto tokenem ji nelze zaplatit. Kontaktujte prosím obchodníka.',
     TRANSACTION_FAILED: 'Transakce se nezdařila. Žádné prostředky nebyly převedeny.',
     WALLET_ERROR: 'Peněženka nahlásila chybu.',
     CHAIN_UNAVAILABLE: 'Blockchainová síť je nedostupná. Zkuste to znovu.',

@@ -93,6 +93,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'Die Anfrage wurde in Ihrer Wallet abgelehnt.',
     WRONG_NETWORK: 'Ihre Wallet ist im falschen Netzwerk.',
     INSUFFICIENT_BALANCE: 'Ihr Guthaben reicht für diese Zahlung nicht aus.',
+    TOKEN_PAUSED:
+      'Der Herausgeber hat diesen Token pausiert, er kann gerade nicht gesendet werden. Bitte zahlen Sie mit einem anderen Token.',
+    PAYER_BLOCKED:
+      'Der Herausgeber dieses Tokens hat Ihre Wallet-Adresse gesperrt. Bitte zahlen Sie mit einer anderen Wallet oder einem anderen Token.',
+    RECIPIENT_BLOCKED:
+      'Der Herausgeber dieses Tokens hat die Zahlungsadresse gesperrt, mit diesem Token kann sie nicht bezahlt werden. Bitte wenden Sie sich an den Händler.',
     TRANSACTION_FAILED: 'Die Transaktion ist fehlgeschlagen. Es wurden keine Mittel bewegt.',
     WALLET_ERROR: 'Ihre Wallet hat einen Fehler gemeldet.',
     CHAIN_UNAVAILABLE: 'Das Blockchain-Netzwerk ist nicht erreichbar. Bitte erneut versuchen.',

@@ -99,6 +99,11 @@ export const catalog: Catalog = {
     USER_REJECTED: 'La solicitud se rechazó en tu billetera.',
     WRONG_NETWORK: 'Tu billetera está en la red equivocada.',
     INSUFFICIENT_BALANCE: 'Tu saldo no alcanza para este pago.',
+    TOKEN_PAUSED: 'El emisor pausó este token y ahora no se puede enviar. Paga con otro token.',
+    PAYER_BLOCKED:
+      'El emisor de este token bloqueó la dirección de tu billetera. Paga desde otra billetera o con otro token.',
+    RECIPIENT_BLOCKED:
+      'El emisor de este token bloqueó la dirección de pago, así que no se puede pagar con él. Comunícate con el comercio.',
     TRANSACTION_FAILED: 'La transacción falló. No se movió dinero.',
     WALLET_ERROR: 'Tu billetera informó un error.',
     CHAIN_UNAVAILABLE: 'No hay conexión con la red blockchain. Vuelve a intentarlo.',

@@ -92,6 +92,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'La solicitud se rechazó en tu billetera.',
     WRONG_NETWORK: 'Tu billetera está en otra red.',
     INSUFFICIENT_BALANCE: 'Tu saldo no es suficiente para este pago.',
+    TOKEN_PAUSED:
+      'El emisor ha pausado este token y ahora no se puede enviar. Paga con otro token.',
+    PAYER_BLOCKED:
+      'El emisor de este token ha bloqueado la dirección de tu monedero. Paga desde otro monedero o con otro token.',
+    RECIPIENT_BLOCKED:
+      'El emisor de este token ha bloqueado la dirección de pago, así que no se puede pagar con él. Contacta con el comercio.',
     TRANSACTION_FAILED: 'La transacción falló. No se movieron fondos.',
     WALLET_ERROR: 'Tu billetera informó de un error.',
     CHAIN_UNAVAILABLE: 'No se puede conectar con la red blockchain. Inténtalo de nuevo.',

@@ -98,6 +98,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'Tinanggihan ang request sa iyong wallet.',
     WRONG_NETWORK: 'Nasa maling network ang iyong wallet.',
     INSUFFICIENT_BALANCE: 'Kulang ang iyong balanse para sa bayad na ito.',
+    TOKEN_PAUSED:
+      'Ipinahinto ng nag-isyu ang token na ito, kaya hindi ito maipadala ngayon. Pakibayaran gamit ang ibang token.',
+    PAYER_BLOCKED:
+      'Hinarang ng nag-isyu ng token na ito ang address ng iyong wallet. Pakibayaran mula sa ibang wallet o gamit ang ibang token.',
+    RECIPIENT_BLOCKED:
+      'Hinarang ng nag-isyu ng token na ito ang address ng bayad, kaya hindi ito mababayaran gamit ang token na ito. Pakikontak ang merchant.',
     TRANSACTION_FAILED: 'Hindi natuloy ang transaksyon. Walang perang nailipat.',
     WALLET_ERROR: 'Nag-ulat ng error ang iyong wallet.',
     CHAIN_UNAVAILABLE: 'Hindi maabot ang blockchain network. Pakisubukan ulit.',

@@ -93,6 +93,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'La demande a été refusée dans votre portefeuille.',
     WRONG_NETWORK: 'Votre portefeuille est sur le mauvais réseau.',
     INSUFFICIENT_BALANCE: 'Votre solde est insuffisant pour ce paiement.',
+    TOKEN_PAUSED:
+      'Son émetteur a suspendu ce jeton : il ne peut pas être envoyé pour le moment. Veuillez payer avec un autre jeton.',
+    PAYER_BLOCKED:
+      'L’émetteur de ce jeton a bloqué l’adresse de votre portefeuille. Veuillez payer depuis un autre portefeuille ou avec un autre jeton.',
+    RECIPIENT_BLOCKED:
+      'L’émetteur de ce jeton a bloqué l’adresse de paiement : elle ne peut pas être payée avec ce jeton. Veuillez contacter le marchand.',
     TRANSACTION_FAILED: 'La transaction a échoué. Aucun fonds n’a été débité.',
     WALLET_ERROR: 'Votre portefeuille a signalé une erreur.',
     CHAIN_UNAVAILABLE: 'Le réseau blockchain est injoignable. Veuillez réessayer.',

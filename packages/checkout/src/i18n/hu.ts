@@ -97,6 +97,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'A kérést elutasítottad a tárcádban.',
     WRONG_NETWORK: 'A tárcád rossz hálózaton van.',
     INSUFFICIENT_BALANCE: 'Az egyenleged nem elég ehhez a fizetéshez.',
+    TOKEN_PAUSED:
+      'A kibocsátó felfüggesztette ezt a tokent, most nem küldhető. Fizess másik tokennel.',
+    PAYER_BLOCKED:
+      'A token kibocsátója letiltotta a tárcád címét. Fizess másik tárcából vagy másik tokennel.',
+    RECIPIENT_BLOCKED:
+      'A token kibocsátója letiltotta a fizetési címet, így ezzel a tokennel nem fizethető. Fordulj a kereskedőhöz.',
     TRANSACTION_FAILED: 'A tranzakció sikertelen. Nem mozdult pénz.',
     WALLET_ERROR: 'A tárcád hibát jelzett.',
     CHAIN_UNAVAILABLE: 'A blokklánc-hálózat nem érhető el. Próbáld újra.',

@@ -95,6 +95,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'Permintaan ditolak di dompet Anda.',
     WRONG_NETWORK: 'Dompet Anda berada di jaringan yang salah.',
     INSUFFICIENT_BALANCE: 'Saldo Anda tidak cukup untuk pembayaran ini.',
+    TOKEN_PAUSED:
+      'Penerbit menjeda token ini, jadi token ini tidak dapat dikirim sekarang. Silakan bayar dengan token lain.',
+    PAYER_BLOCKED:
+      'Penerbit token ini memblokir alamat dompet Anda. Silakan bayar dari dompet lain atau dengan token lain.',
+    RECIPIENT_BLOCKED:
+      'Penerbit token ini memblokir alamat pembayaran, jadi tidak dapat dibayar dengan token ini. Silakan hubungi penjual.',
     TRANSACTION_FAILED: 'Transaksi gagal. Tidak ada dana yang berpindah.',
     WALLET_ERROR: 'Dompet Anda melaporkan kesalahan.',
     CHAIN_UNAVAILABLE: 'Jaringan blockchain tidak dapat dijangkau. Silakan coba lagi.',

@@ -93,6 +93,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'La richiesta è stata rifiutata nel tuo wallet.',
     WRONG_NETWORK: 'Il tuo wallet è sulla rete sbagliata.',
     INSUFFICIENT_BALANCE: 'Il tuo saldo non è sufficiente per questo pagamento.',
+    TOKEN_PAUSED:
+      'L’emittente ha sospeso questo token, che ora non può essere inviato. Paga con un altro token.',
+    PAYER_BLOCKED:
+      'L’emittente di questo token ha bloccato l’indirizzo del tuo wallet. Paga da un altro wallet o con un altro token.',
+    RECIPIENT_BLOCKED:
+      'L’emittente di questo token ha bloccato l’indirizzo di pagamento, che non può essere pagato con questo token. Contatta il negozio.',
     TRANSACTION_FAILED: 'La transazione non è riuscita. Nessun fondo è stato trasferito.',
     WALLET_ERROR: 'Il tuo wallet ha segnalato un errore.',
     CHAIN_UNAVAILABLE: 'La rete blockchain non è raggiungibile. Riprova.',

@@ -88,6 +88,12 @@ export const catalog: Catalog = {
     USER_REJECTED: '지갑에서 요청이 거절되었습니다.',
     WRONG_NETWORK: '지갑이 다른 네트워크에 연결되어 있습니다.',
     INSUFFICIENT_BALANCE: '잔액이 부족합니다.',
+    TOKEN_PAUSED:
+      '발행사가 이 토큰을 일시 중지하여 지금은 보낼 수 없습니다. 다른 토큰으로 결제해 주세요.',
+    PAYER_BLOCKED:
+      '이 토큰의 발행사가 지갑 주소를 차단했습니다. 다른 지갑이나 다른 토큰으로 결제해 주세요.',
+    RECIPIENT_BLOCKED:
+      '이 토큰의 발행사가 결제 주소를 차단하여 이 토큰으로는 결제할 수 없습니다. 판매자에게 문의해 주세요.',
     TRANSACTION_FAILED: '거래가 실패했습니다. 자금은 이동하지 않았습니다.',
     WALLET_ERROR: '지갑에서 오류가 발생했습니다.',
     CHAIN_UNAVAILABLE: '블록체인 네트워크에 연결할 수 없습니다. 다시 시도해 주세요.',

@@ -95,6 +95,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'Permintaan ditolak dalam dompet anda.',
     WRONG_NETWORK: 'Dompet anda berada pada rangkaian yang salah.',
     INSUFFICIENT_BALANCE: 'Baki anda tidak mencukupi untuk pembayaran ini.',
+    TOKEN_PAUSED:
+      'Penerbit telah menjeda token ini, jadi ia tidak boleh dihantar sekarang. Sila bayar dengan token lain.',
+    PAYER_BLOCKED:
+      'Penerbit token ini telah menyekat alamat dompet anda. Sila bayar dari dompet lain atau dengan token lain.',
+    RECIPIENT_BLOCKED:
+      'Penerbit token ini telah menyekat alamat pembayaran, jadi ia tidak boleh dibayar dengan token ini. Sila hubungi peniaga.',
     TRANSACTION_FAILED: 'Transaksi gagal. Tiada dana dipindahkan.',
     WALLET_ERROR: 'Dompet anda melaporkan ralat.',
     CHAIN_UNAVAILABLE: 'Rangkaian blockchain tidak dapat dicapai. Sila cuba lagi.',

@@ -92,6 +92,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'Het verzoek is geweigerd in je wallet.',
     WRONG_NETWORK: 'Je wallet staat op het verkeerde netwerk.',
     INSUFFICIENT_BALANCE: 'Je saldo is niet toereikend voor deze betaling.',
+    TOKEN_PAUSED:
+      'De uitgever heeft dit token gepauzeerd, het kan nu niet worden verstuurd. Betaal met een ander token.',
+    PAYER_BLOCKED:
+      'De uitgever van dit token heeft het adres van je wallet geblokkeerd. Betaal vanuit een andere wallet of met een ander token.',
+    RECIPIENT_BLOCKED:
+      'De uitgever van dit token heeft het betaaladres geblokkeerd, dus het kan niet met dit token worden betaald. Neem contact op met de verkoper.',
     TRANSACTION_FAILED: 'De transactie is mislukt. Er is geen geld verplaatst.',
     WALLET_ERROR: 'Je wallet meldde een fout.',
     CHAIN_UNAVAILABLE: 'Het blockchainnetwerk is niet bereikbaar. Probeer het opnieuw.',

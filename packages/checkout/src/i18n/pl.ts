@@ -99,6 +99,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'Żądanie zostało odrzucone w portfelu.',
     WRONG_NETWORK: 'Portfel jest w niewłaściwej sieci.',
     INSUFFICIENT_BALANCE: 'Saldo nie wystarcza na tę płatność.',
+    TOKEN_PAUSED:
+      'Emitent wstrzymał ten token, więc nie można go teraz wysłać. Zapłać innym tokenem.',
+    PAYER_BLOCKED:
+      'Emitent tego tokena zablokował adres Twojego portfela. Zapłać z innego portfela lub innym tokenem.',
+    RECIPIENT_BLOCKED:
+      'Emitent tego tokena zablokował adres płatności, więc nie można jej zapłacić tym tokenem. Skontaktuj się ze sprzedawcą.',
     TRANSACTION_FAILED: 'Transakcja nie powiodła się. Żadne środki nie zostały przesłane.',
     WALLET_ERROR: 'Portfel zgłosił błąd.',
     CHAIN_UNAVAILABLE: 'Sieć blockchain jest nieosiągalna. Spróbuj ponownie.',

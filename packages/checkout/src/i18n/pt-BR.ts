@@ -93,6 +93,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'A solicitação foi recusada na sua carteira.',
     WRONG_NETWORK: 'Sua carteira está na rede errada.',
     INSUFFICIENT_BALANCE: 'Seu saldo não é suficiente para este pagamento.',
+    TOKEN_PAUSED:
+      'O emissor pausou este token, e ele não pode ser enviado agora. Pague com outro token.',
+    PAYER_BLOCKED:
+      'O emissor deste token bloqueou o endereço da sua carteira. Pague de outra carteira ou com outro token.',
+    RECIPIENT_BLOCKED:
+      'O emissor deste token bloqueou o endereço de pagamento, então não é possível pagar com ele. Entre em contato com a loja.',
     TRANSACTION_FAILED: 'A transação falhou. Nenhum valor foi movimentado.',
     WALLET_ERROR: 'Sua carteira informou um erro.',
     CHAIN_UNAVAILABLE: 'Não foi possível acessar a rede blockchain. Tente novamente.',

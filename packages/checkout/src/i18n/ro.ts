@@ -98,6 +98,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'Cererea a fost respinsă în portofel.',
     WRONG_NETWORK: 'Portofelul este în rețeaua greșită.',
     INSUFFICIENT_BALANCE: 'Soldul nu ajunge pentru această plată.',
+    TOKEN_PAUSED:
+      'Emitentul a suspendat acest token, deci nu poate fi trimis acum. Plătește cu alt token.',
+    PAYER_BLOCKED:
+      'Emitentul acestui token a blocat adresa portofelului tău. Plătește din alt portofel sau cu alt token.',
+    RECIPIENT_BLOCKED:
+      'Emitentul acestui token a blocat adresa de plată, deci nu poate fi plătită cu acest token. Contactează comerciantul.',
     TRANSACTION_FAILED: 'Tranzacția a eșuat. Nu s-au transferat fonduri.',
     WALLET_ERROR: 'Portofelul a raportat o eroare.',
     CHAIN_UNAVAILABLE: 'Rețeaua blockchain nu poate fi accesată. Încearcă din nou.',

@@ -96,6 +96,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'Begäran avvisades i din plånbok.',
     WRONG_NETWORK: 'Din plånbok är på fel nätverk.',
     INSUFFICIENT_BALANCE: 'Ditt saldo räcker inte för den här betalningen.',
+    TOKEN_PAUSED:
+      'Utgivaren har pausat den här token, så den kan inte skickas just nu. Betala med en annan token.',
+    PAYER_BLOCKED:
+      'Utgivaren av den här token har spärrat din plånboks adress. Betala från en annan plånbok eller med en annan token.',
+    RECIPIENT_BLOCKED:
+      'Utgivaren av den här token har spärrat betalningsadressen, så den kan inte betalas med den här token. Kontakta handlaren.',
     TRANSACTION_FAILED: 'Transaktionen misslyckades. Inga pengar har flyttats.',
     WALLET_ERROR: 'Din plånbok rapporterade ett fel.',
     CHAIN_UNAVAILABLE: 'Blockkedjenätverket går inte att nå. Försök igen.',

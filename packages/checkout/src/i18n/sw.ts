@@ -97,6 +97,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'Ombi lilikataliwa kwenye pochi yako.',
     WRONG_NETWORK: 'Pochi yako iko kwenye mtandao usio sahihi.',
     INSUFFICIENT_BALANCE: 'Salio lako halitoshi kwa malipo haya.',
+    TOKEN_PAUSED:
+      'Mtoaji amesitisha tokeni hii, kwa hivyo haiwezi kutumwa sasa. Tafadhali lipa kwa tokeni nyingine.',
+    PAYER_BLOCKED:
+      'Mtoaji wa tokeni hii amezuia anwani ya pochi yako. Tafadhali lipa kutoka pochi nyingine au kwa tokeni nyingine.',
+    RECIPIENT_BLOCKED:
+      'Mtoaji wa tokeni hii amezuia anwani ya malipo, kwa hivyo haiwezi kulipwa kwa tokeni hii. Tafadhali wasiliana na mfanyabiashara.',
     TRANSACTION_FAILED: 'Muamala haukufaulu. Hakuna pesa iliyohamishwa.',
     WALLET_ERROR: 'Pochi yako imeripoti hitilafu.',
     CHAIN_UNAVAILABLE: 'Mtandao wa blockchain haupatikani. Tafadhali jaribu tena.',

@@ -96,6 +96,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'İstek cüzdanınızda reddedildi.',
     WRONG_NETWORK: 'Cüzdanınız yanlış ağda.',
     INSUFFICIENT_BALANCE: 'Bakiyeniz bu ödeme için yeterli değil.',
+    TOKEN_PAUSED:
+      'İhraççı bu token’ı duraklattı, şu anda gönderilemez. Lütfen başka bir token ile ödeyin.',
+    PAYER_BLOCKED:
+      'Bu token’ın ihraççısı cüzdan adresinizi engelledi. Lütfen başka bir cüzdandan veya başka bir token ile ödeyin.',
+    RECIPIENT_BLOCKED:
+      'Bu token’ın ihraççısı ödeme adresini engelledi, bu yüzden bu token ile ödenemez. Lütfen satıcıyla iletişime geçin.',
     TRANSACTION_FAILED: 'İşlem başarısız oldu. Hiçbir tutar aktarılmadı.',
     WALLET_ERROR: 'Cüzdanınız bir hata bildirdi.',
     CHAIN_UNAVAILABLE: 'Blokzincir ağına ulaşılamıyor. Lütfen tekrar deneyin.',

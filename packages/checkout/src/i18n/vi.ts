@@ -95,6 +95,12 @@ export const catalog: Catalog = {
     USER_REJECTED: 'Yêu cầu đã bị từ chối trong ví của bạn.',
     WRONG_NETWORK: 'Ví của bạn đang ở sai mạng.',
     INSUFFICIENT_BALANCE: 'Số dư của bạn không đủ cho khoản thanh toán này.',
+    TOKEN_PAUSED:
+      'Đơn vị phát hành đã tạm dừng token này nên hiện không thể gửi. Vui lòng thanh toán bằng token khác.',
+    PAYER_BLOCKED:
+      'Đơn vị phát hành token này đã chặn địa chỉ ví của bạn. Vui lòng thanh toán từ ví khác hoặc bằng token khác.',
+    RECIPIENT_BLOCKED:
+      'Đơn vị phát hành token này đã chặn địa chỉ thanh toán nên không thể thanh toán bằng token này. Vui lòng liên hệ người bán.',
     TRANSACTION_FAILED: 'Giao dịch thất bại. Không có khoản tiền nào bị chuyển.',
     WALLET_ERROR: 'Ví của bạn báo lỗi.',
     CHAIN_UNAVAILABLE: 'Không thể kết nối với mạng blockchain. Vui lòng thử lại.',

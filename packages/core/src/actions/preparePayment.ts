@@ -4,6 +4,7 @@ import { getBlock } from 'viem/actions'
 import type { PaymentSession } from '../api/session.js'
 import { checkToken, type TokenFacts } from '../chain/checkToken.js'
 import { getTokenBalance } from '../chain/erc20.js'
+import { checkTokenControls } from '../chain/tokenControls.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { PaySessionError } from '../errors/base.js'
 import { chainUnavailable } from '../errors/chain.js'
@@ -35,6 +36,9 @@ export type PreparePaymentErrorCode =
   | 'WRONG_NETWORK'
   | 'CHAIN_UNAVAILABLE'
   | 'INSUFFICIENT_BALANCE'
+  | 'TOKEN_PAUSED'
+  | 'PAYER_BLOCKED'
+  | 'RECIPIENT_BLOCKED'
   | 'PAYMENT_IN_PROGRESS'
 export type PreparePaymentErrorType = PaySessionError<PreparePaymentErrorCode>
 
@@ -54,7 +58,8 @@ export type PreparedPayment = {
 
 /**
  * Checks first (session payable and the order the page expects, token known, OTW address valid,
- * right network, the token's decimals on chain, enough balance): shared by every way of paying.
+ * right network, the token's decimals on chain, the token neither paused nor blacklisting the
+ * payer or the one-time wallet, enough balance): shared by every way of paying.
  */
 export async function preparePayment(
   config: PaySessionConfig,
@@ -112,6 +117,7 @@ export async function preparePayment(
       getTokenBalance(client, token.address, account),
       getBlock(client),
       checkToken(client, network, token),
+      checkTokenControls(client, token, account, to),
     ])
   } catch (error) {
     if (error instanceof PaySessionError) throw error

@@ -666,14 +666,23 @@ export class CheckoutSession implements Checkout {
       )
     // The record written before the prompt says whether anything may have left.
     const recorded = !!readPaymentRecord(storage, this.sessionId)
-    const canRetry = !['INSUFFICIENT_BALANCE', 'WALLET_NOT_CONNECTED', 'INVALID_CONFIG'].includes(
-      error.code,
-    )
+    const canRetry = ![
+      'INSUFFICIENT_BALANCE',
+      'WALLET_NOT_CONNECTED',
+      'INVALID_CONFIG',
+      'PAYER_BLOCKED',
+      'RECIPIENT_BLOCKED',
+    ].includes(error.code)
     this.#dispatch(
       { type: 'payFailed', code: error.code, recorded, hash: !!this.#state.hash },
       { error, canRetry },
     )
-    if (error.code === 'INSUFFICIENT_BALANCE')
+    // Back to the token choice (transition.ts): its balances read again, the error kept.
+    if (
+      ['INSUFFICIENT_BALANCE', 'TOKEN_PAUSED', 'PAYER_BLOCKED', 'RECIPIENT_BLOCKED'].includes(
+        error.code,
+      )
+    )
       void this.#loadTokens().then(
         () => this.#set({ error }),
         () => {},

@@ -254,6 +254,10 @@ function payFailed<Path extends string>(
       if (!event.recorded) return to('review')
       break
     case 'INSUFFICIENT_BALANCE':
+    // The issuer refuses this token for this payment: another token may still pay it.
+    case 'TOKEN_PAUSED':
+    case 'PAYER_BLOCKED':
+    case 'RECIPIENT_BLOCKED':
       return to('chooseToken')
     case 'WALLET_NOT_CONNECTED':
       return to('chooseWallet')

@@ -3,8 +3,9 @@ import { networkIcon } from './networkIcon.js'
 import type { NetworkInfo } from './types.js'
 
 /**
- * The sandbox's chain: anvil, chain id 31337, with deterministic test tokens. No explorer. Its
- * USDC and EURC implement EIP-3009 as FiatToken v2 does (packages/sandbox/contracts); USDT not.
+ * The sandbox's chain: anvil, chain id 31337, with tokens at deterministic addresses. No
+ * explorer. Its USDC and EURC are Circle's FiatToken v2.2, initialized as on mainnet (EIP-712
+ * names "USD Coin" and "Euro Coin"); USDT is a test token without EIP-3009.
  */
 export function localNetwork(rpcUrl = 'http://127.0.0.1:8545'): NetworkInfo {
   const chain = {
@@ -30,7 +31,7 @@ export function localNetwork(rpcUrl = 'http://127.0.0.1:8545'): NetworkInfo {
         address: '0x91A12B6130c0Ff0377B5817157A69bFeA67DfbbC',
         decimals: 6,
         eip3009: true,
-        eip712: { name: 'USD Coin (test)', version: '2' },
+        eip712: { name: 'USD Coin', version: '2' },
       },
       {
         symbol: 'USDT',
@@ -43,7 +44,7 @@ export function localNetwork(rpcUrl = 'http://127.0.0.1:8545'): NetworkInfo {
         address: '0xc1AE7fC0DA49a9A45B3AA7BD4893F97CCe389F57',
         decimals: 6,
         eip3009: true,
-        eip712: { name: 'EURC (test)', version: '2' },
+        eip712: { name: 'Euro Coin', version: '2' },
       },
     ],
   }

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { type Address, getAddress, type Hex, keccak256, parseEther, toHex } from 'viem'
+import { type Address, getAddress, type Hex, keccak256, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ChainClients } from './clients.js'
 import { type AfterSetupStep, mintStep, runSetup, type SetupStep } from './setup.js'
-import { LOCAL_TOKENS } from './tokens.js'
+import { ACCOUNTS_DEPLOYER_KEY, LOCAL_TOKENS } from './tokens.js'
 
 const artifacts = JSON.parse(
   readFileSync(new URL('../../artifacts/contracts.json', import.meta.url), 'utf8'),
@@ -12,8 +12,7 @@ const artifacts = JSON.parse(
 export const smartAccountAbi = artifacts.TestSmartAccount!.abi
 export const safeAbi = artifacts.TestSafe!.abi
 
-/** Deploys the test smart-contract accounts at nonces 0 and 1: their addresses never change. */
-export const ACCOUNTS_DEPLOYER_KEY: Hex = keccak256(toHex('paysession.sandbox.accounts.v1'))
+export { ACCOUNTS_DEPLOYER_KEY }
 
 /**
  * The test smart-contract accounts, for wallets that are not a plain key: a minimal smart account

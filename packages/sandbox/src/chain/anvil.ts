@@ -44,7 +44,10 @@ exec "$@" 3<&- </dev/null`
 /** Lines of anvil's output worth a log line (it also prints every RPC method it serves). */
 const NOTEWORTHY = /error|warn|panic|fail|fatal|denied|no space/i
 
-/** Starts anvil on 127.0.0.1, optionally from a saved state file. */
+/**
+ * Starts anvil on 127.0.0.1, optionally from a saved state file. CORS is off: pages reach the
+ * chain through the sandbox's chain port (http/chainServer.ts), never anvil's own.
+ */
 export async function startAnvil(options: {
   port: number
   loadState?: string | undefined
@@ -55,7 +58,15 @@ export async function startAnvil(options: {
 }): Promise<Anvil> {
   const log = options.log ?? (() => {})
   if (options.pidFile) await stopLeftover(options.pidFile, log)
-  const args = ['--host', '127.0.0.1', '--port', String(options.port), '--chain-id', '31337']
+  const args = [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--chain-id',
+    '31337',
+    '--no-cors',
+  ]
   if (options.loadState) args.push('--load-state', options.loadState)
   if (options.blockTime) args.push('--block-time', String(options.blockTime))
   const child = spawn('/bin/sh', ['-c', SUPERVISOR, 'paysession-anvil', anvilBinary(), ...args], {

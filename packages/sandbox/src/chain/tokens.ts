@@ -1,8 +1,17 @@
 import { stablecoinAbi } from '@paysession/protocol'
 import { type Address, type Hex, keccak256, parseAbiItem, toHex } from 'viem'
 
-/** The key that deploys the test tokens at nonces 0, 1, 2: the LOCAL addresses never change. */
+/**
+ * The key that deploys the tokens at nonces 0, 1, 2 (the USDC and EURC proxies, the USDT test
+ * token): the LOCAL addresses never change. It holds the FiatTokens' roles.
+ */
 export const DEPLOYER_KEY: Hex = keccak256(toHex('paysession.sandbox.deployer.v1'))
+
+/**
+ * Deploys the test smart-contract accounts at nonces 0 and 1 (their addresses never change), and
+ * funds them: a FiatToken minter, as the deployer is.
+ */
+export const ACCOUNTS_DEPLOYER_KEY: Hex = keccak256(toHex('paysession.sandbox.accounts.v1'))
 
 export const LOCAL_CHAIN_ID = 31337
 export const LOCAL_NETWORK = 'LOCAL'
@@ -12,8 +21,11 @@ export interface LocalToken {
   name: string
   address: Address
   decimals: number
-  contract: 'TestStablecoin' | 'TestTetherToken'
-  /** Implements EIP-3009 transferWithAuthorization (Circle's FiatToken v2 shape). */
+  /** The currency a FiatToken is initialized with. */
+  currency: string
+  /** Circle's FiatToken v2.2 behind its proxy, or the USDT-like test token. */
+  contract: 'FiatTokenV2_2' | 'TestTetherToken'
+  /** Implements EIP-3009 transferWithAuthorization (FiatToken v2). */
   eip3009: boolean
 }
 
@@ -21,10 +33,11 @@ export interface LocalToken {
 export const LOCAL_TOKENS: readonly LocalToken[] = [
   {
     symbol: 'USDC',
-    name: 'USD Coin (test)',
+    name: 'USD Coin',
     address: '0x91A12B6130c0Ff0377B5817157A69bFeA67DfbbC',
     decimals: 6,
-    contract: 'TestStablecoin',
+    currency: 'USD',
+    contract: 'FiatTokenV2_2',
     eip3009: true,
   },
   {
@@ -32,15 +45,18 @@ export const LOCAL_TOKENS: readonly LocalToken[] = [
     name: 'Tether USD (test)',
     address: '0x6d741950129e74422fb11ff179C11710c8d2d7CB',
     decimals: 6,
+    currency: 'USD',
     contract: 'TestTetherToken',
     eip3009: false,
   },
   {
     symbol: 'EURC',
-    name: 'EURC (test)',
+    // Mainnet EURC's name(), and so its EIP-712 domain name; its symbol is EURC.
+    name: 'Euro Coin',
     address: '0xc1AE7fC0DA49a9A45B3AA7BD4893F97CCe389F57',
     decimals: 6,
-    contract: 'TestStablecoin',
+    currency: 'EUR',
+    contract: 'FiatTokenV2_2',
     eip3009: true,
   },
 ]
