@@ -11,8 +11,7 @@ const shop = createShop(Bun.env, {
  * relayer's gas (the relay, and the checkout route, which is also a session's x402 URL).
  */
 const withAddress =
-  (handle: (request: Request) => Promise<Response>) =>
-  (request: Request, server: Bun.Server) => {
+  (handle: (request: Request) => Promise<Response>) => (request: Request, server: Bun.Server) => {
     setClientAddress(request, server.requestIP(request)?.address)
     return handle(request)
   }

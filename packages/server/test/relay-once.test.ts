@@ -108,9 +108,18 @@ describe.each(stores)('on the %s store', (_, store) => {
       return forward()
     })
     try {
+      // A service that has not seen the transfer yet, so the chain alone must refuse.
+      const lagging = {
+        getSession: async (...args: Parameters<typeof kit.client.getSession>) => ({
+          ...(await kit.client.getSession(...args)),
+          status: 'PENDING' as const,
+          receivedAmount: '0',
+        }),
+      }
       const torn = kit.relayWith({
         store: shared,
         rateLimit: false,
+        client: lagging,
         networks: networkVia(url),
         clock: { now: () => Date.now() + claimLeaseMs + 1 },
       })
