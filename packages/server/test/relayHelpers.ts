@@ -16,6 +16,7 @@ import {
   getAddress,
   type Hex,
   http,
+  keccak256,
   type PublicClient,
   parseAbi,
   parseEther,
@@ -39,6 +40,19 @@ import {
 } from '../src/relay.js'
 
 /** USDC is Circle's FiatToken in the sandbox, which mints only for its minters: tests fund by a transfer from customer 0. */
+export const mintAbi = [
+  {
+    type: 'function',
+    name: 'mint',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+] as const
+
 export const transferAbi = [
   {
     type: 'function',
@@ -102,8 +116,9 @@ export async function startRelayKit(options: Partial<SandboxOptions> = {}) {
 export function relayKit(sb: Sandbox): RelayKit {
   const publicClient: PublicClient = createPublicClient({ transport: http(sb.rpcUrl) })
   const client = createPaySessionClient({ apiBase: sb.apiUrl, apiKey: sb.apiKey })
+  // The sandbox's token deployer is a FiatToken minter: customers are funded as an issuer would.
   const minter = createWalletClient({
-    account: privateKeyToAccount(sb.customers[0]!.privateKey),
+    account: privateKeyToAccount(keccak256(toHex('paysession.sandbox.deployer.v1'))),
     transport: http(sb.rpcUrl),
   })
 
@@ -126,13 +141,13 @@ export function relayKit(sb: Sandbox): RelayKit {
     })
   }
 
-  /** Sends USDC from customer 0 to `address` (a customer without ETH, or a contract payer). */
+  /** Mints USDC to `address` (a customer without ETH, or a contract payer). */
   async function mint(address: Address, amount = '100') {
     const hash = await minter.writeContract({
       chain: null,
       address: sb.tokens.USDC.address,
-      abi: transferAbi,
-      functionName: 'transfer',
+      abi: mintAbi,
+      functionName: 'mint',
       args: [address, parseUnits(amount, 6)],
     })
     await publicClient.waitForTransactionReceipt({ hash })
