@@ -12,7 +12,9 @@ import { makeSetupJournal } from '../hosted/setupJournal.js'
 // the tokens the sandbox funds them with.
 test('the build’s setup journal is the sandbox’s whole first start: replayed, the service sends nothing and the customers are funded', async () => {
   const setup = await makeSetupJournal()
-  expect(setup.journal.filter((e) => e.kind === 'tx').length).toBe(
+  // At least a deployment and a mint per customer for each token (FiatToken's proxy, library and
+  // roles add more); the replay below adding nothing proves it is the whole setup.
+  expect(setup.journal.filter((e) => e.kind === 'tx').length).toBeGreaterThan(
     LOCAL_TOKENS.length * (1 + CUSTOMER_KEYS.length),
   )
 

@@ -83,13 +83,16 @@ describe('Sandbox Wallet prompts', () => {
     })
     expect(rows[0]).toEqual(['Authorize a transfer of', '12.00 USDC'])
     expect(rows).toContainEqual(['To', to])
-    expect(rows.at(-1)).toEqual(['Account', from])
+    // Then the signer and, unabridged, exactly what is signed.
+    expect(rows.at(-2)).toEqual(['Signed as', from])
+    expect(rows.at(-1)?.[0]).toBe('Signs exactly')
+    expect(JSON.parse(rows.at(-1)![1])).toEqual(typed)
   })
 
   it('shows a personal message as text when it is UTF-8, as hex when not', () => {
     const text = (message: string) =>
-      describeSignature('personal_sign', [message, from], { tokens: [], account: from })[0]
-    expect(text('0x48656c6c6f')).toEqual(['Message', 'Hello'])
-    expect(text('0xff00')).toEqual(['Message', '0xff00'])
+      describeSignature('personal_sign', [message, from], { tokens: [], account: from }).at(-1)
+    expect(text('0x48656c6c6f')).toEqual(['Signs exactly', 'Hello'])
+    expect(text('0xff00')).toEqual(['Signs exactly', '0xff00'])
   })
 })
