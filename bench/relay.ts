@@ -186,13 +186,17 @@ async function runShared(
   )
   const seconds = (performance.now() - started) / 1000
   await crashed
-  const nonces = new Map<number, number>()
+  // Per relayer key: four keys each have their own nonce 5.
+  const nonces = new Map<string, number>()
   let dropped = 0
   for (const hash of hashes) {
     try {
       const receipt = await kit.publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 })
-      const { nonce } = await kit.publicClient.getTransaction({ hash: receipt.transactionHash })
-      nonces.set(nonce, (nonces.get(nonce) ?? 0) + 1)
+      const { from, nonce } = await kit.publicClient.getTransaction({
+        hash: receipt.transactionHash,
+      })
+      const key = `${from}:${nonce}`
+      nonces.set(key, (nonces.get(key) ?? 0) + 1)
     } catch {
       dropped++
     }
