@@ -1,24 +1,12 @@
 import type { Address, Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import type { Artifacts } from './artifacts.js'
 import type { ChainClients } from './clients.js'
 import { implementationSteps, initializeSteps, PROXY_ADMIN_KEY, proxyStep } from './fiatToken.js'
 import { type AfterSetupStep, mintStep, runSetup, type SetupStep } from './setup.js'
 import { ACCOUNTS_DEPLOYER_KEY, DEPLOYER_KEY, LOCAL_TOKENS } from './tokens.js'
 
-/**
- * The contracts, `artifacts/contracts.json` (read from disk in Node, bundled in a page): ours
- * compiled, Circle's as published (with their library references and deployed code).
- */
-export type Artifacts = Record<
-  string,
-  {
-    abi: unknown[]
-    bytecode: Hex
-    deployedBytecode?: Hex
-    linkReferences?: Record<string, Record<string, { start: number; length: number }[]>>
-    deployedLinkReferences?: Record<string, Record<string, { start: number; length: number }[]>>
-  }
->
+export type { Artifacts }
 
 /**
  * Deploys the test tokens at their fixed addresses and funds each test customer once with

@@ -8,7 +8,7 @@ import {
   toHex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { Artifacts } from './deploy.js'
+import type { Artifacts } from './artifacts.js'
 import type { SetupStep } from './setup.js'
 import type { LocalToken } from './tokens.js'
 
