@@ -1,4 +1,4 @@
-import type { Address, Hex } from 'viem'
+import type { Address } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Artifacts } from './artifacts.js'
 import type { ChainClients } from './clients.js'
