@@ -2,7 +2,7 @@
 // checks each tarball holds what a consumer needs and nothing else: package.json, README.md, the
 // LICENSE, every file the manifest points at, source maps whose sources are shipped (or inlined),
 // a custom-elements.json that names shipped files, ranges that dedupe, engines, repository,
-// homepage. Run after the build; `--keep <dir>` leaves the tarballs there (the registry round trip
+// homepage, and optional peers loaded only by the entries that need them. Run after the build; `--keep <dir>` leaves the tarballs there (the registry round trip
 // publishes them).
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -49,6 +49,54 @@ const targets = (value) =>
       ? Object.values(value).flatMap(targets)
       : []
 
+/**
+ * The optional peers each entry may load (statically, in its code or its declarations): a
+ * consumer who imports another entry need not install them. An entry not named loads none.
+ */
+export const optionalPeersOf = {
+  '@paysession/checkout': {
+    './react': ['react'],
+    './vue': ['vue'],
+    './svelte': ['svelte'],
+    './solid': ['solid-js'],
+    './angular': ['@angular/core'],
+  },
+  '@paysession/server': {
+    './relay': ['viem'],
+    './x402': ['viem', '@x402/core'],
+    './postgres': ['postgres'],
+    './redis': ['ioredis'],
+  },
+}
+
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/')
+
+/** The bare packages a shipped file reaches through its relative static imports. */
+function reachedPackages(base, has, entry) {
+  const seen = new Set()
+  const reached = new Set()
+  const visit = (file) => {
+    if (seen.has(file) || !has(file)) return
+    seen.add(file)
+    const text = readFileSync(join(base, file), 'utf8')
+    for (const [, specifier] of text.matchAll(
+      /(?:^|[\s;}])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"\s]+)['"]|import\s*['"]([^'"\s]+)['"]/gm,
+    )) {
+      if (!specifier) continue
+      if (specifier.startsWith('.')) {
+        const next = posix.normalize(posix.join(posix.dirname(file), specifier))
+        visit(file.endsWith('.d.ts') ? next.replace(/\.js$/, '.d.ts') : next)
+      } else if (!specifier.startsWith('node:')) reached.add(packageOf(specifier))
+    }
+  }
+  visit(posix.normalize(entry.replace(/^\.\//, '')))
+  return reached
+}
+
 /** Every problem of one unpacked tarball (`dir` holds its `package/` folder). */
 export function checkTarball(dir) {
   const base = join(dir, 'package')
@@ -80,6 +128,19 @@ export function checkTarball(dir) {
     ...targets(manifest.customElements),
   ].filter((path) => !path.includes('*'))
   for (const path of entryPoints) if (!has(path)) problems.push(`points at a missing file: ${path}`)
+
+  const optional = Object.keys(manifest.peerDependenciesMeta ?? {}).filter(
+    (name) => manifest.peerDependenciesMeta[name].optional,
+  )
+  for (const [subpath, target] of Object.entries(
+    typeof manifest.exports === 'object' ? manifest.exports : {},
+  )) {
+    const allowed = optionalPeersOf[manifest.name]?.[subpath] ?? []
+    for (const file of targets(target).filter((path) => /\.(m?js|d\.ts)$/.test(path)))
+      for (const name of reachedPackages(base, has, file))
+        if (optional.includes(name) && !allowed.includes(name))
+          problems.push(`${subpath} loads the optional peer ${name} (${file})`)
+  }
 
   for (const [name, range] of Object.entries(manifest.dependencies ?? {})) {
     if (range.startsWith('workspace:')) problems.push(`${name}: unreplaced ${range}`)

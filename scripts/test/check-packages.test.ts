@@ -78,3 +78,30 @@ test('every way a tarball falls short is named', () => {
     ]),
   )
 })
+
+test('an optional peer is loaded only by the entries that need it', () => {
+  const dir = tarball({
+    'package.json': {
+      ...manifest,
+      name: '@paysession/server',
+      exports: {
+        './relay': { types: './dist/relay.d.ts', default: './dist/relay.js' },
+        './x402': { types: './dist/x402.d.ts', default: './dist/x402.js' },
+      },
+      peerDependencies: { '@x402/core': '^2.27.0', viem: '^2.40.0' },
+      peerDependenciesMeta: { '@x402/core': { optional: true }, viem: { optional: true } },
+    },
+    'README.md': '# x',
+    LICENSE: license,
+    'dist/relay.js': "import { parse } from './relay/parse.js'\nimport 'viem/accounts'\n",
+    'dist/relay.d.ts': "export type { Payment } from './relay/parse.js'\n",
+    'dist/relay/parse.js': "import { getAddress } from 'viem'\n",
+    'dist/relay/parse.d.ts':
+      "import type {\n  PaymentPayload,\n} from '@x402/core/types';\nexport type Payment = PaymentPayload\n",
+    'dist/x402.js': "export * from './relay/parse.js'\nimport { x } from '@x402/core/http'\n",
+    'dist/x402.d.ts': "export * from './relay/parse.js'\n",
+  })
+  expect(checkTarball(dir).problems).toEqual([
+    './relay loads the optional peer @x402/core (./dist/relay.d.ts)',
+  ])
+})

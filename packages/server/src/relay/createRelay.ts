@@ -20,9 +20,9 @@ export type Relay = {
  * The settlement pipeline with its options checked once, for any route and sender: the relay's
  * relayer, or (x402) a facilitator.
  */
-export function createSettlement(
+export function createSettlement<P extends Payment = Payment>(
   options: Parameters<typeof resolveRelayOptions>[0],
-  senderOf: (resolved: ResolvedRelayOptions) => Sender<unknown>,
+  senderOf: (resolved: ResolvedRelayOptions) => Sender<unknown, P>,
   { withoutRelayer = false } = {},
 ) {
   const resolved = resolveRelayOptions(options, { withoutRelayer })
@@ -35,7 +35,7 @@ export function createSettlement(
   return {
     options: resolved,
     networkOf: context.networkOf,
-    settle: (payment: Payment) => settle(context, payment, sender),
+    settle: (payment: P) => settle(context, payment, sender),
   }
 }
 

@@ -1,4 +1,3 @@
-import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { getAddress, type Hex, isAddress, isHex } from 'viem'
 import { relayError } from './errors.js'
 import type { TransferAuthorization } from './types.js'
@@ -14,13 +13,12 @@ export type RelayRequest = {
 
 /**
  * A payment for the settlement pipeline, whichever way it came: the relay's request, or an x402
- * payment (with the network its requirements named, and its x402 payload for a facilitator).
+ * payment (with the network its requirements named). A sender may ask for more (a facilitator
+ * needs the x402 payload: `FacilitatorPayment`).
  */
 export type Payment = RelayRequest & {
   /** The relay's network name, when the payment names its chain (x402). */
   network?: string | undefined
-  /** The x402 payload for the requirements a facilitator is asked to settle. */
-  payloadFor?: ((requirements: PaymentRequirements) => PaymentPayload) | undefined
 }
 
 /** The one answer for what fails before the relay knows the caller holds the session. */

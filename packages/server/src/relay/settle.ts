@@ -64,10 +64,10 @@ export function createKeyedQueue() {
  * state, one atomic claim on the session and on the payer's slot, the sender's own checks, then
  * the send. Throws a `PaySessionError` with the relay's code and `status`.
  */
-export async function settle(
+export async function settle<P extends Payment>(
   context: SettleContext,
-  payment: Payment,
-  sender: Sender,
+  payment: P,
+  sender: Sender<unknown, P>,
 ): Promise<SettleReturnType> {
   const { options, networkOf } = context
   const signed = await checkOffline(options, networkOf, payment)
@@ -80,12 +80,12 @@ export async function settle(
   )
 }
 
-async function claimAndSend(
+async function claimAndSend<P extends Payment>(
   context: SettleContext,
-  payment: Payment,
+  payment: P,
   session: PaymentSession,
   signed: Network[],
-  sender: Sender,
+  sender: Sender<unknown, P>,
 ): Promise<SettleReturnType> {
   const { options, networkOf } = context
   const { store, clock } = options

@@ -1,4 +1,6 @@
-import type { Address, Hex } from 'viem'
+// viem's own spellings, written here so the stores' entries need no viem (an optional peer).
+type Address = `0x${string}`
+type Hex = `0x${string}`
 
 /** The EIP-3009 `TransferWithAuthorization` message the customer signed. */
 export type TransferAuthorization = {

@@ -18,7 +18,7 @@ import { createSettlement } from '../relay/createRelay.js'
 import { relayError } from '../relay/errors.js'
 import type { RelayHandlerOptions } from '../relay/options.js'
 import { resolveHandlerOptions } from '../relay/options.js'
-import { facilitatorSender } from '../relay/senders/facilitator.js'
+import { type FacilitatorPayment, facilitatorSender } from '../relay/senders/facilitator.js'
 import { relayerSender } from '../relay/senders/relayer.js'
 import { caip2, createTokenBook } from './paymentRequirements.js'
 import { readPayment, readRelayBody } from './readPayment.js'
@@ -81,7 +81,7 @@ export function createX402Handler(options: X402HandlerOptions): X402Handler {
   const clientIp = options.clientIp ?? createClientIp(options.trustProxy)
   // One pipeline, whichever sends: the relay's rules and claims, with the relayer's keys or the
   // facilitator.
-  const settlement = createSettlement(
+  const settlement = createSettlement<FacilitatorPayment>(
     options,
     (resolved) =>
       facilitator

@@ -13,6 +13,7 @@ import {
   WaitForTransactionReceiptTimeoutError,
 } from 'viem'
 import { type RelayErrorCode, relayError } from '../errors.js'
+import type { Payment } from '../parseRequest.js'
 import { notSent, type SendContext, type Sender } from './sender.js'
 
 /** How long a facilitator's transaction may take to show its receipt before it is doubted. */
@@ -29,6 +30,11 @@ const authorizationUsed = [
   },
 ] as const
 
+/** A payment a facilitator settles: with its x402 payload for the requirements it is asked. */
+export type FacilitatorPayment = Payment & {
+  payloadFor: (requirements: PaymentRequirements) => PaymentPayload
+}
+
 type Prepared = { requirements: PaymentRequirements; payload: PaymentPayload }
 
 /**
@@ -40,8 +46,8 @@ type Prepared = { requirements: PaymentRequirements; payload: PaymentPayload }
  */
 export function facilitatorSender(
   facilitator: string | FacilitatorClient,
-  requirementsOf: (context: SendContext) => Promise<PaymentRequirements>,
-): Sender<Prepared> {
+  requirementsOf: (context: SendContext<FacilitatorPayment>) => Promise<PaymentRequirements>,
+): Sender<Prepared, FacilitatorPayment> {
   const client =
     typeof facilitator === 'string' ? new HTTPFacilitatorClient({ url: facilitator }) : facilitator
   const name = typeof facilitator === 'string' ? facilitator : 'facilitator client'
@@ -49,8 +55,6 @@ export function facilitatorSender(
   return {
     async prepare(context) {
       const requirements = await requirementsOf(context)
-      if (!context.payment.payloadFor)
-        throw relayError('RELAY_REFUSED', { details: 'no x402 payload for the facilitator' })
       const payload = context.payment.payloadFor(requirements)
       // A facilitator answers a refusal as a 4xx that its client throws as VerifyError.
       const verified = await client.verify(payload, requirements).catch((error) => {

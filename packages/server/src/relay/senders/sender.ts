@@ -7,8 +7,8 @@ import type { Payment } from '../parseRequest.js'
 import type { RelayRecord, RelayStore } from '../types.js'
 
 /** What a sender is given for one payment, once every rule before the claim has passed. */
-export type SendContext = {
-  payment: Payment
+export type SendContext<P extends Payment = Payment> = {
+  payment: P
   session: PaymentSession
   network: Network
   token: TokenInfo
@@ -22,9 +22,9 @@ export type SendContext = {
  * facilitator. The settlement pipeline (`settle.ts`) runs every rule and the claim; a sender adds
  * only its own checks and the send.
  */
-export type Sender<Prepared = unknown> = {
+export type Sender<Prepared = unknown, P extends Payment = Payment> = {
   /** Its own checks before the claim (nothing leaves): throws the relay's refusal. */
-  prepare(context: SendContext): Promise<Prepared>
+  prepare(context: SendContext<P>): Promise<Prepared>
   /**
    * Sends once. `mark` writes what the claim must know before anything leaves (the relayer's
    * nonce, hash and signed bytes; the facilitator's name); it throws when the claim was taken
@@ -32,7 +32,7 @@ export type Sender<Prepared = unknown> = {
    * sent nothing is thrown through `notSent`.
    */
   send(
-    context: SendContext,
+    context: SendContext<P>,
     prepared: Prepared,
     mark: (fields: Partial<RelayRecord>) => Promise<void>,
   ): Promise<Hex>
