@@ -1,6 +1,7 @@
 // The API reference: TypeDoc (markdown) over every public subpath of every published package,
 // read from its package.json `exports`, so the reference follows the packages as they change.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Application, OptionDefaults } from 'typedoc'
 import { anchorsOf } from '../../scripts/check-links.mjs'
@@ -71,17 +72,20 @@ export async function buildReference() {
 
 /**
  * The markdown plugin links a name that is both a type and a value to `#name-1`, a heading it
- * does not write when it merges them: point such links at the heading that exists.
+ * does not write when it merges them, on its own page or another: point such links at the
+ * heading that exists.
  */
 async function fixAnchors() {
-  for (const entry of await readdir(out, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.md')) continue
-    const file = `${entry.parentPath}/${entry.name}`
-    const text = await readFile(file, 'utf8')
-    const anchors = anchorsOf(text)
-    const fixed = text.replace(/\]\(#([\w-]+)-(\d+)\)/g, (link, slug, n) =>
-      anchors.has(`${slug}-${n}`) || !anchors.has(slug) ? link : `](#${slug})`,
-    )
+  const files = (await readdir(out, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .map((entry) => `${entry.parentPath}/${entry.name}`)
+  const texts = new Map(await Promise.all(files.map(async (f) => [f, await readFile(f, 'utf8')])))
+  const anchors = new Map([...texts].map(([f, text]) => [f, anchorsOf(text)]))
+  for (const [file, text] of texts) {
+    const fixed = text.replace(/\]\(([\w./-]*)#([\w-]+)-(\d+)\)/g, (link, page, slug, n) => {
+      const there = anchors.get(page ? resolve(dirname(file), page) : file)
+      return !there || there.has(`${slug}-${n}`) || !there.has(slug) ? link : `](${page}#${slug})`
+    })
     if (fixed !== text) await writeFile(file, fixed)
   }
 }
