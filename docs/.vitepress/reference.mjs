@@ -1,7 +1,7 @@
 // The API reference: TypeDoc (markdown) over every public subpath of every published package,
 // read from its package.json `exports`, so the reference follows the packages as they change.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Application, OptionDefaults } from 'typedoc'
 import { anchorsOf } from '../../scripts/check-links.mjs'
@@ -78,7 +78,7 @@ export async function buildReference() {
 async function fixAnchors() {
   const files = (await readdir(out, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
-    .map((entry) => `${entry.parentPath}/${entry.name}`)
+    .map((entry) => join(entry.parentPath, entry.name))
   const texts = new Map(await Promise.all(files.map(async (f) => [f, await readFile(f, 'utf8')])))
   const anchors = new Map([...texts].map(([f, text]) => [f, anchorsOf(text)]))
   for (const [file, text] of texts) {
