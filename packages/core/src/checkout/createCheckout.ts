@@ -1,12 +1,8 @@
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
-import {
-  type Checkout,
-  type CheckoutPaths,
-  CheckoutSession,
-  type CheckoutSessionParameters,
-  pathsFrom,
-} from './CheckoutSession.js'
+import type { Checkout, CheckoutSessionParameters } from './Checkout.js'
+import { CheckoutSession } from './CheckoutSession.js'
 import * as everyPath from './everyPath.js'
+import { type CheckoutPaths, pathsFrom } from './paths/index.js'
 
 export type CreateCheckoutParameters = Omit<CheckoutSessionParameters, 'paths'> & {
   /** The rarer paths' code; default: all of it, bundled with this call. */

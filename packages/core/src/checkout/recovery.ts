@@ -16,7 +16,7 @@ import {
 } from '../utils/paymentRecord.js'
 import { poll } from '../utils/poll.js'
 import { readSessionFacts, type SessionFacts } from '../utils/sessionFacts.js'
-import { asError, type CheckoutHandle } from './CheckoutSession.js'
+import { asError, type CheckoutHandle } from './handle.js'
 
 // The checkout session's paths off the usual payment (`@paysession/core/recovery`), which the
 // session loads only when one is taken: a payment left in flight (a reload, another tab, a wallet

@@ -95,25 +95,33 @@ export {
   type ButtonStatusParameters,
   buttonStatus,
 } from '../checkout/buttonStatus.js'
-export {
-  type Checkout,
-  type CheckoutFacts,
-  type CheckoutHandle,
-  type CheckoutListener,
-  type CheckoutPaths,
-  CheckoutSession,
-  type CheckoutSessionParameters,
-  type EveryPath,
-  type PaymentPath,
-  type PayOptions,
-  pathsFrom,
-  type Recovery,
-} from '../checkout/CheckoutSession.js'
+export type { Checkout, CheckoutSessionParameters } from '../checkout/Checkout.js'
+export { CheckoutSession } from '../checkout/CheckoutSession.js'
 export {
   bundledPaths,
   type CreateCheckoutParameters,
   createCheckout,
 } from '../checkout/createCheckout.js'
+export type {
+  CheckoutFacts,
+  CheckoutHandle,
+  CheckoutListener,
+  CheckoutSessionView,
+  CheckoutSettings,
+  PathFlag,
+  PathOffer,
+  PaymentPathEntry,
+  Recovery,
+} from '../checkout/handle.js'
+export {
+  type CheckoutPaths,
+  defaultPath,
+  type EveryPath,
+  type PaymentPath,
+  type PayOptions,
+  pathsFrom,
+  paymentPaths,
+} from '../checkout/paths/index.js'
 export { SessionToken, type SessionTokenProvider } from '../checkout/sessionToken.js'
 export {
   type InFlightStep,

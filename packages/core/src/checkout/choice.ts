@@ -1,0 +1,125 @@
+import { getConnection, reconnect } from '@wagmi/core'
+import { connectWallet } from '../actions/connectWallet.js'
+import { disconnectWallet } from '../actions/disconnectWallet.js'
+import { getStablecoinBalances } from '../actions/getStablecoinBalances.js'
+import { PaySessionError } from '../errors/base.js'
+import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
+import { asError, type CheckoutHandle, type PathFlag } from './handle.js'
+
+// The customer's choice of wallet and token: connecting, the connected wallet's balances of the
+// session's stablecoins, the token preferred, and which paths each token offers (the state's
+// path flags).
+
+export type Choice = {
+  handle: CheckoutHandle
+  /** The session's network and stablecoins (known once loaded). */
+  assets: { network: NetworkInfo; tokens: StablecoinInfo[] } | undefined
+  /** The flags of the paths the token offers (`gasless`). */
+  flags(symbol: string | undefined): Record<PathFlag, boolean>
+}
+
+/** The connected wallet's balances: the token choice, or the review when there is nothing to choose. */
+export async function loadTokens({ handle, assets, flags }: Choice) {
+  const { config } = handle.session
+  const connection = getConnection(config.wagmiConfig)
+  if (connection.status !== 'connected' || !assets) return handle.dispatch({ type: 'walletNeeded' })
+  const state = handle.session.getState()
+  const { tokens, gasWarning } = await getStablecoinBalances(config, {
+    network: assets.network,
+    tokens: assets.tokens,
+    account: connection.address,
+    amount: state.session?.amount,
+    locale: handle.settings.locale,
+  })
+  const preferred =
+    tokens.find((t) => t.symbol === state.selectedToken && t.sufficient) ??
+    tokens.find((t) => t.symbol === state.session?.tokenSymbol && t.sufficient) ??
+    tokens.find((t) => t.sufficient)
+  // A session that accepts one token has nothing to choose: straight to review when it can pay.
+  return handle.dispatch(
+    { type: 'tokensLoaded', direct: tokens.length === 1 && !!preferred },
+    {
+      account: connection.address,
+      chainId: connection.chainId,
+      tokens: tokens.map(
+        ({ symbol, address, decimals, balance, formattedBalance, sufficient }) => ({
+          symbol,
+          address,
+          decimals,
+          balance,
+          formattedBalance,
+          sufficient,
+          ...flags(symbol),
+        }),
+      ),
+      selectedToken: preferred?.symbol,
+      ...flags(preferred?.symbol),
+      gasWarning,
+      error: undefined,
+      canRetry: false,
+    },
+  )
+}
+
+/** The customer picks a token: to the review if the balance covers the amount. */
+export function selectToken({ handle, flags }: Choice, symbol: string): void {
+  if (!handle.allows({ type: 'selectToken', sufficient: true })) return
+  const token = handle.session.getState().tokens.find((t) => t.symbol === symbol.toUpperCase())
+  if (!token) {
+    handle.set({ error: new PaySessionError('UNSUPPORTED_TOKEN', { details: symbol }) })
+    return
+  }
+  if (!token.sufficient) {
+    handle.dispatch(
+      { type: 'selectToken', sufficient: false },
+      {
+        selectedToken: token.symbol,
+        error: new PaySessionError('INSUFFICIENT_BALANCE'),
+        canRetry: false,
+      },
+    )
+    return
+  }
+  handle.dispatch(
+    { type: 'selectToken', sufficient: true },
+    { selectedToken: token.symbol, ...flags(token.symbol), error: undefined, canRetry: false },
+  )
+}
+
+/** Nothing in flight: the wallet choice, or the token choice for a connected wallet. */
+export async function offerPayment(choice: Choice): Promise<void> {
+  const wagmi = choice.handle.session.config.wagmiConfig
+  if (getConnection(wagmi).status === 'disconnected') await reconnect(wagmi).catch(() => {})
+  if (getConnection(wagmi).status === 'connected') await loadTokens(choice)
+  else choice.handle.dispatch({ type: 'walletNeeded' })
+}
+
+export async function connect(choice: Choice, walletId: string | undefined): Promise<void> {
+  const { handle } = choice
+  if (!handle.dispatch({ type: 'connect', walletId }, { error: undefined, canRetry: false })) return
+  try {
+    await connectWallet(handle.session.config, { walletId })
+    await loadTokens(choice)
+  } catch (error) {
+    const failed = asError(error)
+    // The page's registry does not match the chain: no wallet can pay this checkout.
+    if (failed.code === 'INVALID_CONFIG') return handle.session.fail(failed, false)
+    handle.dispatch({ type: 'connectFailed' }, { error: failed, canRetry: true })
+  }
+}
+
+export async function disconnect({ handle }: Choice): Promise<void> {
+  if (!handle.allows({ type: 'disconnect' })) return
+  await disconnectWallet(handle.session.config).catch(() => {})
+  handle.dispatch(
+    { type: 'disconnect' },
+    {
+      account: undefined,
+      chainId: undefined,
+      tokens: [],
+      selectedToken: undefined,
+      gasWarning: false,
+      error: undefined,
+    },
+  )
+}
