@@ -38,8 +38,8 @@ export function lazyViews(host: LoadingHost) {
   return views
 }
 
-/** The gasless button, when a step offers it: only with `relay-url` and a token that allows it. */
-export const gaslessView = lazy(() => import('./gasless/gasless.js'))
+/** The gasless path's button, when a step offers it: only with `relay-url` and a token that allows it. */
+export const gaslessView = lazy(() => import('./paths/gasless/gasless.js'))
 
 /**
  * Core's rarer paths (recovery, gasless, call bundles), when the checkout first takes one: one

@@ -24,7 +24,7 @@ const files = (dir: string): string[] =>
 // Packages whose code the views must not run: the controllers (preview.controller.ts, the
 // checkout controller) are the widget's only callers of core.
 const engine = /^(@paysession\/(core|protocol)|@wagmi\/core|viem)(\/|$)/
-const views = /^(components|gasless)\//
+const views = /^(components|gasless|paths)\//
 
 /** Every `import`/`export … from` statement: its specifier and whether it brings only types. */
 function statements(text: string) {

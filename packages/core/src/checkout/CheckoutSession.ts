@@ -11,21 +11,13 @@ import { resolveSessionAssets } from '../registry/registry.js'
 import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
 import { checkExpectedPayment } from '../utils/expectedPayment.js'
 import type { Checkout, CheckoutSessionParameters } from './Checkout.js'
-import {
-  type Choice,
-  connect,
-  disconnect,
-  loadTokens,
-  offerPayment,
-  selectToken,
-} from './choice.js'
+import { connect, disconnect, flagsOf, loadTokens, offerPayment, selectToken } from './choice.js'
 import {
   asError,
   type CheckoutFacts,
   type CheckoutHandle,
   type CheckoutListener,
   type CheckoutSessionView,
-  type PathOffer,
   type Recovery,
 } from './handle.js'
 import { PathAliases } from './paths/aliases.js'
@@ -33,10 +25,8 @@ import {
   checkSettings,
   defaultPath,
   fastSteps,
-  isOffered,
   type PaymentPath,
   type PayOptions,
-  pathFlags,
   paymentPaths,
 } from './paths/index.js'
 import { askServiceToSettle, initialSession, takeSession, watchStatus } from './polling.js'
@@ -110,7 +100,13 @@ export class CheckoutSession extends PathAliases implements Checkout, CheckoutSe
       },
       resume: (previous) => this.#resume(previous),
       recover: (path, error) => this.#recover(path, error),
-      loadTokens: () => loadTokens(this.#choice()),
+      loadTokens: () => loadTokens(this.#handle),
+      assets: () => this.#assets,
+      offer: (symbol) => ({
+        settings: parameters,
+        loads: (name) => !!(parameters.paths as Record<string, unknown>)[name],
+        token: this.#assets?.tokens.find((t) => t.symbol === symbol),
+      }),
       module: <M>(name: string) =>
         (this.#parameters.paths as unknown as Record<string, (() => Promise<M>) | undefined>)[name],
     }
@@ -119,7 +115,7 @@ export class CheckoutSession extends PathAliases implements Checkout, CheckoutSe
       tokens: [],
       gasWarning: false,
       canRetry: false,
-      ...this.#choice().flags(undefined),
+      ...flagsOf(this.#handle, undefined),
     }
     this.#state = { ...this.#facts, step: this.#machine.step }
     this.#stopConnection = watchConnection(config.wagmiConfig, {
@@ -128,7 +124,7 @@ export class CheckoutSession extends PathAliases implements Checkout, CheckoutSe
         if (connection.status === 'disconnected')
           this.#dispatch({ type: 'walletDisconnected' }, { account: undefined, tokens: [] })
         else if (connection.address !== previous.address || connection.chainId !== previous.chainId)
-          void loadTokens(this.#choice()).catch((error) => this.#set({ error: asError(error) }))
+          void loadTokens(this.#handle).catch((error) => this.#set({ error: asError(error) }))
       },
     })
     this.#stopWallets = watchWallets(config, (wallets) => this.#set({ wallets }))
@@ -298,7 +294,7 @@ export class CheckoutSession extends PathAliases implements Checkout, CheckoutSe
 
   /** Nothing in flight: the wallet choice, or the token choice for a connected wallet. */
   offerPayment(): Promise<void> {
-    return offerPayment(this.#choice())
+    return offerPayment(this.#handle)
   }
 
   /** The transfer is mined: the service is asked to see it now (./polling.ts). */
@@ -306,43 +302,23 @@ export class CheckoutSession extends PathAliases implements Checkout, CheckoutSe
     return askServiceToSettle(this.#handle, hash)
   }
 
-  /** What decides whether a path is offered, for the token `symbol`. */
-  #offer(symbol: string | undefined): PathOffer {
-    const { paths } = this.#parameters
-    return {
-      settings: this.#parameters,
-      loads: (name) => !!(paths as Record<string, unknown>)[name],
-      token: this.#assets?.tokens.find((t) => t.symbol === symbol),
-    }
-  }
-
-  /** The wallet and token choice's view of this session (./choice.ts). */
-  #choice(): Choice {
-    const flags = (symbol: string | undefined) => pathFlags(this.#offer(symbol))
-    return { handle: this.#handle, assets: this.#assets, flags }
-  }
-
-  // The customer's actions.
-
   connect(walletId?: string): Promise<void> {
-    return connect(this.#choice(), walletId)
+    return connect(this.#handle, walletId)
   }
 
   disconnect(): Promise<void> {
-    return disconnect(this.#choice())
+    return disconnect(this.#handle)
   }
 
   selectToken(symbol: string): void {
-    selectToken(this.#choice(), symbol)
+    selectToken(this.#handle, symbol)
   }
 
   /** Pays by the path named (`./paths/`), or by the default one if the checkout does not offer it. */
   async pay(options: PayOptions = {}): Promise<void> {
-    const asked = options.path ?? defaultPath
-    const path = isOffered(asked, this.#offer(this.#state.selectedToken), this.#state)
-      ? asked
-      : defaultPath
-    await paymentPaths[path].run?.(this.#handle)
+    const asked = paymentPaths[options.path ?? defaultPath]
+    const offered = asked.offered(this.#handle.offer(this.#state.selectedToken))
+    await (offered ? asked : paymentPaths[defaultPath]).run?.(this.#handle)
   }
 
   async retry(): Promise<void> {

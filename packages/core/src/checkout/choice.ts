@@ -3,23 +3,20 @@ import { connectWallet } from '../actions/connectWallet.js'
 import { disconnectWallet } from '../actions/disconnectWallet.js'
 import { getStablecoinBalances } from '../actions/getStablecoinBalances.js'
 import { PaySessionError } from '../errors/base.js'
-import type { NetworkInfo, StablecoinInfo } from '../registry/types.js'
-import { asError, type CheckoutHandle, type PathFlag } from './handle.js'
+import { asError, type CheckoutHandle } from './handle.js'
+import { pathFlags } from './paths/index.js'
 
 // The customer's choice of wallet and token: connecting, the connected wallet's balances of the
 // session's stablecoins, the token preferred, and which paths each token offers (the state's
 // path flags).
 
-export type Choice = {
-  handle: CheckoutHandle
-  /** The session's network and stablecoins (known once loaded). */
-  assets: { network: NetworkInfo; tokens: StablecoinInfo[] } | undefined
-  /** The flags of the paths the token offers (`gasless`). */
-  flags(symbol: string | undefined): Record<PathFlag, boolean>
-}
+/** The state's flags of the paths the token `symbol` offers (`gasless`). */
+export const flagsOf = (handle: CheckoutHandle, symbol: string | undefined) =>
+  pathFlags(handle.offer(symbol))
 
 /** The connected wallet's balances: the token choice, or the review when there is nothing to choose. */
-export async function loadTokens({ handle, assets, flags }: Choice) {
+export async function loadTokens(handle: CheckoutHandle) {
+  const assets = handle.assets()
   const { config } = handle.session
   const connection = getConnection(config.wagmiConfig)
   if (connection.status !== 'connected' || !assets) return handle.dispatch({ type: 'walletNeeded' })
@@ -49,11 +46,11 @@ export async function loadTokens({ handle, assets, flags }: Choice) {
           balance,
           formattedBalance,
           sufficient,
-          ...flags(symbol),
+          ...flagsOf(handle, symbol),
         }),
       ),
       selectedToken: preferred?.symbol,
-      ...flags(preferred?.symbol),
+      ...flagsOf(handle, preferred?.symbol),
       gasWarning,
       error: undefined,
       canRetry: false,
@@ -62,7 +59,7 @@ export async function loadTokens({ handle, assets, flags }: Choice) {
 }
 
 /** The customer picks a token: to the review if the balance covers the amount. */
-export function selectToken({ handle, flags }: Choice, symbol: string): void {
+export function selectToken(handle: CheckoutHandle, symbol: string): void {
   if (!handle.allows({ type: 'selectToken', sufficient: true })) return
   const token = handle.session.getState().tokens.find((t) => t.symbol === symbol.toUpperCase())
   if (!token) {
@@ -82,24 +79,28 @@ export function selectToken({ handle, flags }: Choice, symbol: string): void {
   }
   handle.dispatch(
     { type: 'selectToken', sufficient: true },
-    { selectedToken: token.symbol, ...flags(token.symbol), error: undefined, canRetry: false },
+    {
+      selectedToken: token.symbol,
+      ...flagsOf(handle, token.symbol),
+      error: undefined,
+      canRetry: false,
+    },
   )
 }
 
 /** Nothing in flight: the wallet choice, or the token choice for a connected wallet. */
-export async function offerPayment(choice: Choice): Promise<void> {
-  const wagmi = choice.handle.session.config.wagmiConfig
+export async function offerPayment(handle: CheckoutHandle): Promise<void> {
+  const wagmi = handle.session.config.wagmiConfig
   if (getConnection(wagmi).status === 'disconnected') await reconnect(wagmi).catch(() => {})
-  if (getConnection(wagmi).status === 'connected') await loadTokens(choice)
-  else choice.handle.dispatch({ type: 'walletNeeded' })
+  if (getConnection(wagmi).status === 'connected') await loadTokens(handle)
+  else handle.dispatch({ type: 'walletNeeded' })
 }
 
-export async function connect(choice: Choice, walletId: string | undefined): Promise<void> {
-  const { handle } = choice
+export async function connect(handle: CheckoutHandle, walletId: string | undefined) {
   if (!handle.dispatch({ type: 'connect', walletId }, { error: undefined, canRetry: false })) return
   try {
     await connectWallet(handle.session.config, { walletId })
-    await loadTokens(choice)
+    await loadTokens(handle)
   } catch (error) {
     const failed = asError(error)
     // The page's registry does not match the chain: no wallet can pay this checkout.
@@ -108,7 +109,7 @@ export async function connect(choice: Choice, walletId: string | undefined): Pro
   }
 }
 
-export async function disconnect({ handle }: Choice): Promise<void> {
+export async function disconnect(handle: CheckoutHandle): Promise<void> {
   if (!handle.allows({ type: 'disconnect' })) return
   await disconnectWallet(handle.session.config).catch(() => {})
   handle.dispatch(

@@ -94,6 +94,10 @@ export type CheckoutHandle = {
   recover(path: (recovery: Recovery) => unknown, error: PaySessionError): void
   /** The connected wallet's balances read again, and the token choice offered. */
   loadTokens(): Promise<unknown>
+  /** The session's network and stablecoins (known once loaded). */
+  assets(): { network: NetworkInfo; tokens: StablecoinInfo[] } | undefined
+  /** What decides whether a path is offered, for the token `symbol`. */
+  offer(symbol: string | undefined): PathOffer
   /** The loader of a path's code (`CheckoutPaths`), when the page gave one. */
   module<M>(name: string): (() => Promise<M>) | undefined
 }

@@ -29,11 +29,11 @@ export async function transferAttempt(
   send: TransferSender,
   { early: checksEarly = false } = {},
 ): Promise<void> {
-  const { session } = handle
+  const { session, dispatch } = handle
   const selected = session.getState().selectedToken
   if (!selected) return
   // Which steps allow paying (one attempt at a time) is the transition's answer (`canPay`).
-  if (!handle.dispatch({ type: 'pay', path }, { error: undefined, canRetry: false })) return
+  if (!dispatch({ type: 'pay', path }, { error: undefined, canRetry: false })) return
   const { config, staleAfter } = session
   const { expectedAmount, expectedCurrency } = handle.settings
   try {
@@ -57,22 +57,22 @@ export async function transferAttempt(
       signal: session.signal,
       prepared: same ? early.prepared : undefined,
       onAwaitingWallet: () => {
-        handle.dispatch({ type: 'walletAccepted' })
+        dispatch({ type: 'walletAccepted' })
       },
       onHash: (hash) => {
-        handle.dispatch({ type: 'hash' }, { hash, explorerTxUrl: session.explorerTxUrl(hash) })
+        dispatch({ type: 'hash' }, { hash, explorerTxUrl: session.explorerTxUrl(hash) })
       },
       onReported: () => {
-        handle.dispatch({ type: 'reported' })
+        dispatch({ type: 'reported' })
         session.refresh()
       },
     })
-    handle.dispatch({ type: 'mined' })
+    dispatch({ type: 'mined' })
     void session.askServiceToSettle(paid.hash)
   } catch (error) {
     if (!session.settled) onPayError(handle, asError(error))
   } finally {
-    handle.dispatch({ type: 'payEnded' })
+    dispatch({ type: 'payEnded' })
   }
 }
 

@@ -1,9 +1,18 @@
 import type { CheckoutState } from '@paysession/core'
 import { html, type TemplateResult } from 'lit'
 import { CheckoutController, type CheckoutHost } from '../../controllers/checkout.controller.js'
-import { gaslessView, lazyViews, loadWallets, paths } from '../../loads.dialog.js'
+import { lazyViews, loadWallets, paths } from '../../loads.dialog.js'
+import { pathSteps, preloadPaths } from '../../paths/index.js'
 import { dialogStyles } from './checkout.dialog.styles.js'
-import { type Controller, errorText, spinner, type T, type View } from './checkout.parts.js'
+import {
+  type Controller,
+  errorText,
+  type Step,
+  spinner,
+  type T,
+  type View,
+  type Words,
+} from './checkout.parts.js'
 import { chooseToken } from './steps/chooseToken.js'
 import { chooseWallet } from './steps/chooseWallet.js'
 import { ended, failedTitle } from './steps/ended.js'
@@ -24,22 +33,17 @@ export const createController = (host: CheckoutHost) =>
 export function renderStep(host: CheckoutHost, ctl: Controller, t: T): TemplateResult {
   const state = ctl.state
   if (!state) return spinner(t.loading)
-  const view = { host, ctl, state, t }
-  // The gasless button's chunk as soon as a token offers it, so the review shows it from the start.
-  if (state.tokens.some((token) => token.gasless)) gaslessView(host)
-  const { title, view: body } = steps[state.step]
+  const v = { host, ctl, state, t }
+  preloadPaths(v)
+  const { title, view } = steps[state.step]
+  // From a path's own step (the manual payment's), "Pay with a wallet instead" shows the wallets.
+  const body = ctl.pickingWallet && pathSteps[state.step] ? chooseWallet : view
   // Untracked says it all; its error (a refused token) is for the page, not the customer.
   const error = ctl.error && state.step !== 'untracked' ? ` ${errorText(ctl.error, t)}` : ''
-  return html`${body(view)}<p role="status" aria-live="polite" class="sr-only">${
-    (typeof title === 'string' ? t[title] : title(view)) + error
+  return html`${body(v)}<p role="status" aria-live="polite" class="sr-only">${
+    (typeof title === 'string' ? t[title] : title(v)) + error
   }</p>`
 }
-
-/** A sentence of the language file. */
-type Words = { [K in keyof T]: T[K] extends string ? K : never }[keyof T]
-
-/** A step's view, and its title: what the live region announces when the step shows. */
-type Step = { title: Words | ((view: View) => string); view: (view: View) => TemplateResult }
 
 /** A step that shows a spinner with its title (and a hint). */
 const waitingStep = (title: Words, hint?: Words): Step => ({
@@ -51,7 +55,8 @@ const waitingStep = (title: Words, hint?: Words): Step => ({
 const waitingForServiceTitle = ({ state, t }: View) =>
   state.hash ? t.waitingForService : state.retryAt ? t.promptElsewhere : t.waitingForPayment
 
-const steps: Record<CheckoutState['step'], Step> = {
+// Every step has a view: the paths' own (paths/) complete the table.
+const steps = {
   loading: { title: 'loading', view: (v) => spinner(v.t.loading) },
   chooseWallet: { title: 'chooseWallet', view: chooseWallet },
   // WalletConnect's pairing QR code while a phone has not scanned it yet.
@@ -82,17 +87,9 @@ const steps: Record<CheckoutState['step'], Step> = {
     title: (v) => failedTitle(v.state, v.t),
     view: (v) => ended(v, failedTitle(v.state, v.t)),
   },
-  // Its view (address, EIP-681 QR, wallet deep links) loads when a customer first needs it; from
-  // it, "Pay with a wallet instead" shows the wallet list again.
-  manual: {
-    title: 'manualTitle',
-    view: (v) =>
-      v.ctl.pickingWallet
-        ? chooseWallet(v)
-        : (lazyViews(v.host)?.manual(v) ?? spinner(v.t.loading)),
-  },
   untracked: {
     title: 'untrackedTitle',
     view: (v) => lazyViews(v.host)?.untracked(v) ?? spinner(v.t.loading),
   },
-}
+  ...pathSteps,
+} as Record<CheckoutState['step'], Step>

@@ -1,5 +1,5 @@
 import type { CheckoutState, PaySessionError } from '@paysession/core'
-import { html, nothing } from 'lit'
+import { html, nothing, type TemplateResult } from 'lit'
 import type { CheckoutController, CheckoutHost } from '../../controllers/checkout.controller.js'
 import type { Catalog } from '../../i18n/en.js'
 import { formatMoney, formatTokenAmount } from '../../i18n/localize.js'
@@ -13,6 +13,12 @@ export type T = Catalog
 export type Controller = Readonly<CheckoutController>
 
 export type View = { host: CheckoutHost; ctl: Controller; state: CheckoutState; t: T }
+
+/** A sentence of the language file. */
+export type Words = { [K in keyof T]: T[K] extends string ? K : never }[keyof T]
+
+/** A step's view, and its title: what the live region announces when the step shows. */
+export type Step = { title: Words | ((view: View) => string); view: (view: View) => TemplateResult }
 
 // A configuration the checkout refuses (INVALID_CONFIG) reads as an insecure one: the same
 // sentence, so no language carries it twice.
@@ -67,12 +73,6 @@ export const spinner = (text: string, hint?: string) =>
   }`
 
 export const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`
-
-/** "Pay manually" as a link under a step's main action. */
-export const manualLink = ({ ctl, t }: View) =>
-  html`<button class="link" type="button" @click=${() => ctl.payManually()}>
-    ${t.payManually}
-  </button>`
 
 export const money = ({ host, state }: View) =>
   formatMoney(

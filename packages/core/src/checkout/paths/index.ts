@@ -57,16 +57,6 @@ export function pathsFrom(load: () => Promise<EveryPath>): CheckoutPaths {
   return { recovery: load, ...Object.fromEntries(lazy) }
 }
 
-/** Whether the checkout offers the path now (its flag in the state, when it has one). */
-export function isOffered(
-  name: PaymentPath,
-  offer: PathOffer,
-  flags: Record<PathFlag, boolean>,
-): boolean {
-  const entry: PaymentPathEntry = paymentPaths[name]
-  return entry.flag ? flags[entry.flag] : entry.offered(offer)
-}
-
 /** The state's flags of the paths that depend on the token (`gasless`), for one token. */
 export const pathFlags = (offer: PathOffer) =>
   Object.fromEntries(

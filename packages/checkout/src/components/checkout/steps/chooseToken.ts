@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit'
 import { format } from '../../../i18n/localize.js'
-import { gaslessView } from '../../../loads.dialog.js'
-import { errorBox, manualLink, type View } from '../checkout.parts.js'
+import { gasNotes, pathLinks } from '../../../paths/index.js'
+import { errorBox, type View } from '../checkout.parts.js'
 
 /** The connected wallet's stablecoins with their balances; too low a balance cannot be chosen. */
 export function chooseToken(view: View) {
@@ -33,28 +33,20 @@ export function chooseToken(view: View) {
       <button class="link" type="button" @click=${() => ctl.disconnect()}>
         ${t.changeWallet}
       </button>
-      ${manualLink(view)}
+      ${pathLinks(view)}
     </div>
   `
 }
 
-export /**
+/**
  * The account would pay the network fee and has no coin for it (core decides: never a smart
- * account or a sponsored wallet). Where a token can be paid without fees, the notice says which;
- * `offered`: the review's "Pay without network fees" button is right below and says it itself.
+ * account or a sponsored wallet). Where a path pays without that fee, the notice says so (a
+ * token payable without fees); `shown`: on the review, whose offered paths' buttons say it
+ * themselves.
  */
-function gasNotice(view: View, offered: boolean) {
+export function gasNotice(view: View, shown: boolean) {
   const { state, t } = view
   if (!state.gasWarning) return nothing
   const coin = state.network?.chain.nativeCurrency.symbol ?? 'ETH'
-  const free = state.tokens.filter((token) => token.gasless && token.sufficient)
-  const note =
-    free.length && !offered
-      ? gaslessView(view.host)?.gaslessNote(
-          t,
-          free.map((token) => token.symbol),
-          view.host.resolvedLocale,
-        )
-      : undefined
-  return html`<p part="notice">${format(t.gasWarning, { coin })}${note ? ` ${note}` : nothing}</p>`
+  return html`<p part="notice">${format(t.gasWarning, { coin })}${gasNotes(view, shown)}</p>`
 }

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit'
 import { lazyViews } from '../../../loads.dialog.js'
-import { errorBox, manualLink, usable, type View } from '../checkout.parts.js'
+import { pathLinks } from '../../../paths/index.js'
+import { errorBox, usable, type View } from '../checkout.parts.js'
 
 /** The wallets this browser offers; without one, links to a wallet app and the manual payment. */
 export function chooseWallet(view: View) {
@@ -28,13 +29,6 @@ export function chooseWallet(view: View) {
         </ul>`
         : html`<p part="notice">${t.noWallet}</p>${lazyViews(view.host)?.noWallet(view) ?? nothing}`
     }
-    <div class="actions">
-      ${
-        wallets.length
-          ? manualLink(view)
-          : html`<button class="primary" part="primary" type="button" data-autofocus
-            @click=${() => ctl.payManually()}>${t.payManually}</button>`
-      }
-    </div>
+    <div class="actions">${pathLinks(view, !wallets.length)}</div>
   `
 }

@@ -1,6 +1,5 @@
 import { html, nothing } from 'lit'
-import { format } from '../../../i18n/localize.js'
-import { gaslessView } from '../../../loads.dialog.js'
+import { reviewButtons } from '../../../paths/index.js'
 import {
   copyButton,
   errorBox,
@@ -8,7 +7,6 @@ import {
   networkName,
   short,
   spinner,
-  tokenAmount,
   type View,
 } from '../checkout.parts.js'
 import { chooseToken, gasNotice } from './chooseToken.js'
@@ -29,18 +27,15 @@ const chevron = html`<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M4 6l4
 export function review(view: View) {
   const { ctl, state, t } = view
   if (ctl.changingToken) return chooseToken(view)
-  // The review appears whole: a gasless button arriving later would move Pay under a finger.
-  if (state.gasless && !gaslessView(view.host)) return spinner(t.loading)
+  // Pay, and the other paths the state offers (paths/): one of them first when it leads.
+  const buttons = reviewButtons(view)
+  if (!buttons) return spinner(t.loading)
   const to = state.session?.oneTimeWalletAddress ?? ''
-  const amount = tokenAmount(view, state.selectedToken)
-  // Pay without network fees (lazy, with `relay-url`): first when the wallet has no gas.
-  const gasless = state.gasless ? gaslessView(view.host)!.gaslessButton(ctl, view.t) : nothing
-  const first = gasless !== nothing && state.gasWarning
   // Values line up on the right; one that can be changed or copied is itself the button.
   return html`
     <h3>${t.review}</h3>
     ${errorBox(view)}
-    ${gasNotice(view, gasless !== nothing)}
+    ${gasNotice(view, true)}
     <dl>
       <dt>${t.amount}</dt>
       <dd><strong>${money(view)}</strong></dd>
@@ -57,13 +52,6 @@ export function review(view: View) {
       <dd class="address"><code part="address" title=${to}>${grouped(to)}</code>${copyButton(view, to)}</dd>
       ${state.account ? html`<dt>${t.from}</dt><dd><code>${short(state.account)}</code></dd>` : nothing}
     </dl>
-    <div class="actions">
-      ${first ? gasless : nothing}
-      <button class=${first ? '' : 'primary'} part="primary" type="button" ?data-autofocus=${!first}
-        @click=${() => (state.canRetry ? ctl.retry() : ctl.pay())}>
-        ${format(t.confirmPay, { amount })}
-      </button>
-      ${first ? nothing : gasless}
-    </div>
+    <div class="actions">${buttons}</div>
   `
 }

@@ -1,7 +1,4 @@
 import { html, nothing } from 'lit'
-import { manualPayment } from '../../../controllers/manual.payment.js'
-import { format, formatTokenAmount, numbers } from '../../../i18n/localize.js'
-import { qrCode } from '../../../qr/qrCode.js'
 import {
   copyButton,
   errorBox,
@@ -9,10 +6,14 @@ import {
   tokenAmount,
   usable,
   type View,
-} from '../checkout.parts.js'
+} from '../../components/checkout/checkout.parts.js'
+import { manualPayment } from '../../controllers/manual.payment.js'
+import { format, formatTokenAmount, numbers } from '../../i18n/localize.js'
+import { qrCode } from '../../qr/qrCode.js'
 
-// Loaded when the customer first pays manually (loads.dialog.ts): the default payment, with a
-// wallet, never needs this view or the QR encoder.
+// The manual payment's step view, in the lazy chunk of the rarer views (checkout.manual.ts),
+// loaded when the customer first pays manually: the default payment, with a wallet, never needs
+// this view or the QR encoder.
 
 /** An address in groups of four, monospace, wrapping between groups only and evenly. */
 const groupedAddress = (address: string) =>
