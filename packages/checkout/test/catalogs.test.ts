@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url'
 import { localNetwork } from '@paysession/core'
 import { describe, expect, test } from 'vitest'
 import { languageTags } from '../scripts/languages.mjs'
-import { gaslessNote } from '../src/paths/gasless/gasless.js'
 import { languageOf, rtl } from '../src/i18n/catalogs.js'
 import { type Catalog, catalog as english, type Plural } from '../src/i18n/en.js'
 import { formatMoney, formatTokenAmount } from '../src/i18n/localize.js'
 import { plural } from '../src/i18n/plural.js'
+import { gaslessNote } from '../src/paths/gasless/gasless.js'
 
 // Every language says everything English says: a missing key shows a customer English in the
 // middle of their language (or nothing). English's error sentences are core's own. A language is
