@@ -3,7 +3,8 @@ import type { Hex } from 'viem'
 import { checkPreviousPayment, type PreviousPayment } from '../actions/checkPreviousPayment.js'
 import { getSession } from '../actions/getSession.js'
 import { getWallets, watchWallets } from '../actions/getWallets.js'
-import { sessionQueryKey } from '../actions/watchSession.js'
+import { reportFunding } from '../actions/reportFunding.js'
+import { sessionQueryKey, watchSession } from '../actions/watchSession.js'
 import type { PaySessionConfig } from '../createPaySessionConfig.js'
 import { isTokenRefused } from '../errors/api.js'
 import { PaySessionError } from '../errors/base.js'
@@ -29,7 +30,7 @@ import {
   type PayOptions,
   paymentPaths,
 } from './paths/index.js'
-import { askServiceToSettle, initialSession, takeSession, watchStatus } from './polling.js'
+import { initialSession, takeSession } from './sessionNews.js'
 import { SessionToken } from './sessionToken.js'
 import { isInFlight } from './steps.js'
 import {
@@ -237,14 +238,31 @@ export class CheckoutSession extends PathAliases implements Checkout, CheckoutSe
 
   #watch() {
     if (this.#unwatch) return
+    const { config, sessionId } = this
+    const token = this.token.current
+    // A query a stopped watcher left in error would stop the new watcher at its first result.
+    config.queryClient.removeQueries({
+      queryKey: sessionQueryKey(sessionId),
+      predicate: (query) => query.state.status === 'error',
+    })
     const machine = () => this.#machine
-    this.#unwatch = watchStatus(this.#handle, {
+    this.#unwatch = watchSession(config, {
+      sessionId,
+      sessionToken: token,
       isActive: () =>
         machine().busy || isInFlight(machine().step) || fastSteps.includes(machine().step),
-      stopped: () => {
+      onChange: (session) => takeSession(this.#handle, session),
+      onError: (error, final) => {
+        if (!final || this.settled) return
         this.#unwatch = undefined
+        this.#dispatch({ type: 'retryByLoading' })
+        if (!isTokenRefused(error)) return this.fail(error, true)
+        void this.token.renew(token).then((fresh) => {
+          if (this.#destroyed || this.settled) return
+          if (fresh) this.#watch()
+          else this.#recover((recovery) => recovery.untrack(this.#handle, error), error)
+        })
       },
-      restart: () => this.#watch(),
     })
   }
 
@@ -297,9 +315,19 @@ export class CheckoutSession extends PathAliases implements Checkout, CheckoutSe
     return offerPayment(this.#handle)
   }
 
-  /** The transfer is mined: the service is asked to see it now (./polling.ts). */
-  askServiceToSettle(hash: Hex): Promise<void> {
-    return askServiceToSettle(this.#handle, hash)
+  /**
+   * The transfer is mined: report it once more with the spec's `wait` (idempotent), so the
+   * service processes it now, then read the session at once rather than at the next poll. A
+   * service that ignores `wait`, or fails, leaves it to polling.
+   */
+  async askServiceToSettle(hash: Hex): Promise<void> {
+    const { config, sessionId } = this
+    await this.token
+      .use((sessionToken) => reportFunding(config, { sessionId, sessionToken, hash, wait: true }))
+      .catch(() => {})
+    // Paid shows from this read, never from the report's answer alone: the session as last
+    // read may name another token or no customer yet, and paid tells the customer what they paid.
+    this.refresh()
   }
 
   connect(walletId?: string): Promise<void> {
