@@ -8,7 +8,7 @@ import {
   type LocalAccount,
   parseGwei,
 } from 'viem'
-import { latestBlock, transferArgs } from '../chainChecks.js'
+import { type LatestBlock, latestBlock, transferArgs } from '../chainChecks.js'
 import { readClaim } from '../claims.js'
 import { classifyError, mayHaveBeenSent } from '../classifyError.js'
 import { relayError } from '../errors.js'
@@ -193,6 +193,25 @@ export function relayerSender(options: ResolvedRelayOptions): Sender<Prepared> {
     if (inflight.length) watch(network, account)
   }
 
+  // The relayer's balance and the fees, read once per block for every payment checked at it.
+  const atBlock = new Map<string, ReturnType<typeof readBalanceAndFees>>()
+  const readBalanceAndFees = (network: Network, account: LocalAccount, block: LatestBlock) =>
+    Promise.all([
+      network.publicClient.getBalance({ address: account.address, blockNumber: block.number }),
+      network.publicClient.estimateFeesPerGas(),
+    ])
+  function balanceAndFees(network: Network, account: LocalAccount, block: LatestBlock) {
+    const key = `${network.chain.id}:${account.address}:${block.hash}`
+    let read = atBlock.get(key)
+    if (!read) {
+      if (atBlock.size >= 16) atBlock.clear()
+      read = readBalanceAndFees(network, account, block)
+      read.catch(() => atBlock.delete(key))
+      atBlock.set(key, read)
+    }
+    return read
+  }
+
   return {
     async prepare(context) {
       const account = pick()
@@ -221,10 +240,7 @@ export function relayerSender(options: ResolvedRelayOptions): Sender<Prepared> {
     const { publicClient } = network
     const maxFeePerGas = network.config.maxFeePerGas ?? parseGwei('100')
     const floor = network.config.minRelayerBalance ?? maxGas * maxFeePerGas
-    const [balance, fees] = await Promise.all([
-      publicClient.getBalance({ address: account.address }),
-      publicClient.estimateFeesPerGas(),
-    ]).catch((error) => {
+    const [balance, fees] = await balanceAndFees(network, account, block).catch((error) => {
       throw relayError('RELAY_UNAVAILABLE', { details: 'relayer balance or fees', cause: error })
     })
     if (balance < floor)
