@@ -104,7 +104,7 @@ export const inputs = {
     check: 'socketUrl',
   },
   /**
-   * BCP 47 locale, one of the 31 languages of src/i18n/ (`ar`, `es-419`, `zh-TW`...; docs/checkout.md,
+   * BCP 47 locale, one of the languages of src/i18n/ (`ar`, `es-419`, `zh-TW`...; docs/checkout.md,
    * Languages). Defaults to the element's `lang`, the nearest ancestor's, then the browser's
    * `navigator.languages`; a language without its own file falls back by base language, then to English.
    */
