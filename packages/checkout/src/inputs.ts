@@ -6,10 +6,10 @@ export type SessionTokenProvider = (
   sessionId: string,
 ) => Promise<string | undefined> | string | undefined
 
-/** How an input is read: an attribute (`text`, `number`, `boolean`), an object property (`json`, `object`), a property only. */
+/** How an input is read: an attribute, an object property (`json`, `object`), a property only. */
 export type InputKind = 'text' | 'number' | 'boolean' | 'json' | 'object' | 'property'
 declare const value: unique symbol
-/** How an input is read, named at run time; the type of its value rides along for TypeScript only. */
+/** An input's kind, named at run time; its value's type rides along for TypeScript only. */
 export type InputType<Kind extends string = string, Value = unknown> = Kind & {
   readonly [value]: Value
 }

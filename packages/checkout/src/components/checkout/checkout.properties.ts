@@ -17,9 +17,9 @@ export const inputProperties: PropertyDeclarations = Object.fromEntries(
 )
 
 /**
- * How the element's object properties (the `json` and `object` inputs) are set from any framework's template. Each has a
- * kebab-case attribute (`rpc-urls`) and a property of that same kebab-case name, beside its
- * camelCase one (`rpcUrls`):
+ * How the element's object properties (the `json` and `object` inputs) are set from any
+ * framework's template. Each has a kebab-case attribute (`rpc-urls`) and a property of that same
+ * kebab-case name, beside its camelCase one (`rpcUrls`):
  * - Vue, Svelte, Preact and React 19 set a bound name as a property when the element has one
  *   (`name in element`), else as an attribute: `:rpc-urls="{…}"` must reach the property, not
  *   become the attribute `[object Object]`.
