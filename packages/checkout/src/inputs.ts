@@ -172,7 +172,8 @@ type ValueOf<Row> = Row extends { type: InputType<string, infer Value> }
   : never
 
 /** The inputs' values, as the element's properties hold them. */
-export type Inputs = { -readonly [Name in InputName]: ValueOf<(typeof inputs)[Name]> }
+// `keyof typeof inputs` spelled out: a homomorphic mapped type keeps each row's comment.
+export type Inputs = { -readonly [Name in keyof typeof inputs]: ValueOf<(typeof inputs)[Name]> }
 
 /** The inputs as rows, for the loops that read them. */
 export const inputRows = Object.entries(inputs) as [InputName, Input][]
