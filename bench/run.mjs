@@ -5,6 +5,7 @@
 // pass of npm test) runs each with tiny sizes.
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { cpuFigureLine } from './lib/cpuFigure.mjs'
 
 const tsx = ['--import', 'tsx']
 /** Each bench, and a fixed part of each table title it prints. */
@@ -48,6 +49,8 @@ if (unknown.length) {
 }
 
 const failures = []
+// The machine's figure before and after, so a run's times can be read against another machine's.
+console.log(`${cpuFigureLine()} (before the benches)`)
 for (const name of names.length ? names : Object.keys(benches)) {
   const { args, tables } = benches[name]
   const started = Date.now()
@@ -58,6 +61,7 @@ for (const name of names.length ? names : Object.keys(benches)) {
   if (code) failures.push(`${name} exited with ${code}`)
   for (const title of missing) failures.push(`${name} printed no table "${title}…"`)
 }
+console.log(`${cpuFigureLine()} (after the benches)`)
 if (failures.length) {
   console.error(`\nBench failed:\n${failures.map((f) => `- ${f}`).join('\n')}`)
   process.exit(1)

@@ -1,6 +1,6 @@
 // Paying from the wallets customers really have, each backed by its real account code on the
 // sandbox's chain (@paysession/wallet-stacks): a Safe 1.4.1 whose second owner signs after a
-// reload, ERC-4337 accounts whose user operations the Alto bundler submits to the EntryPoint
+// reload, the same Safe paying without gas (its owners sign, ERC-1271; the shop's relay sends), ERC-4337 accounts whose user operations the Alto bundler submits to the EntryPoint
 // (SimpleAccount on v0.8, sponsored by an ERC-7677 paymaster with no ETH at all; a Safe with
 // Safe's 4337 module on v0.7; and an EOA delegated to Simple7702Account with EIP-7702). Each ends FUNDED with one transfer whose real transaction
 // hash is what the checkout reported, and a final capture refunds the account that paid.
@@ -187,6 +187,43 @@ test('Safe 1.4.1, 2 of 2: the second owner signs after a reload; the executed tr
   expect(session.fundingTransactionHash).toBe(executed)
   expect(calls.filter((c) => c.method === 'eth_sendTransaction')).toHaveLength(1)
   await expectRefundTo(order.id, safe.address)
+  expect(errors).toEqual([])
+})
+
+test('Safe 1.4.1, gasless: both owners sign the authorization as a SafeMessage (ERC-1271); the shop’s relay pays the gas', async ({
+  page,
+}) => {
+  const ownerKeys: [Hex, Hex] = [generatePrivateKey(), generatePrivateKey()]
+  const owners = ownerKeys.map(privateKeyToAddress)
+  for (const owner of owners) await setEthBalance(owner, 10n ** 18n)
+  const safe = await createSafeWallet(stacks, { ownerKeys })
+  await fund(safe.address)
+  const ownerNonces = await Promise.all(
+    owners.map((address) => chain.getTransactionCount({ address })),
+  )
+  const order = await createOrder('notebook')
+  const { errors, calls } = await openWith(page, safe, order.path)
+  await chooseToken(page, 'USDC')
+  // The demo's relay allows a Safe 1.4.1 that runs Safe's own code (apps/demo contractPayers.ts).
+  await dialog(page).getByRole('button', { name: 'Pay without network fees' }).click()
+  await waitForStep(page, 'paid')
+  await expectPaidView(page)
+  const session = await expectPaidOnce(order.id)
+  expect(session.userAddress?.toLowerCase()).toBe(safe.address.toLowerCase())
+  // The Safe signed (once, both owners' signatures); it sent nothing, nor did its owners.
+  const signatures = calls.filter((c) => c.method === 'eth_signTypedData_v4')
+  expect(signatures).toHaveLength(1)
+  expect(calls.filter((c) => c.method === 'eth_sendTransaction')).toHaveLength(0)
+  expect(safe.proposals.size).toBe(0)
+  expect(
+    await Promise.all(owners.map((address) => chain.getTransactionCount({ address }))),
+  ).toEqual(ownerNonces)
+  // The one Transfer is from the Safe, in a transaction the shop's relayer sent.
+  const [log] = await transfersTo(session.oneTimeWalletAddress)
+  expect(log!.args.from?.toLowerCase()).toBe(safe.address.toLowerCase())
+  expect(log!.transactionHash).toBe(session.fundingTransactionHash)
+  const receipt = await chain.getTransactionReceipt({ hash: session.fundingTransactionHash! })
+  expect(owners.map((o) => o.toLowerCase())).not.toContain(receipt.from.toLowerCase())
   expect(errors).toEqual([])
 })
 

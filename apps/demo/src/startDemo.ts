@@ -11,6 +11,7 @@ import { createRelayHandler } from '@paysession/server/relay'
 import { http } from 'viem'
 import { createBalanceReader } from './server/balances.js'
 import { buildWallet, walletFile } from './server/buildWallet.js'
+import { demoContractPayers } from './server/contractPayers.js'
 import { createDemoServer } from './server/createDemoServer.js'
 import { orderFile } from './server/orderFile.js'
 import { createOrderStore } from './server/orders.js'
@@ -91,8 +92,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         store: createFileRelayStore(join(relayDir, 'demo-relay.json')),
         relayer: sandbox.relayer.privateKey,
         // Contract payers run their own code at the relayer's expense: only the sandbox's
-        // test smart account, whose code is known.
-        contractPayers: [sandbox.accounts.smartAccount.address],
+        // test smart account and Safe 1.4.1s running Safe's own code (contractPayers.ts).
+        contractPayers: demoContractPayers(sandbox.rpcUrl, [sandbox.accounts.smartAccount.address]),
         networks: {
           [sandbox.network]: {
             chainId: sandbox.chainId,

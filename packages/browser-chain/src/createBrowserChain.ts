@@ -10,6 +10,7 @@ import {
   privateToAddress,
 } from '@ethereumjs/util'
 import { createVM, runTx } from '@ethereumjs/vm'
+import { type Clock, systemClock } from '@paysession/protocol'
 
 type Hex = PrefixedHexString
 
@@ -36,8 +37,8 @@ export type BrowserChainOptions = {
    * learns of a transaction that the journal could lose. Await persistence here.
    */
   onJournal?: (entry: JournalEntry) => void | Promise<void>
-  /** Seconds since the epoch; the default is the wall clock. */
-  now?: () => number
+  /** Where new blocks get their time; tests pass their own. Default: `systemClock`. */
+  clock?: Clock
   /**
    * The genesis block's timestamp (seconds). Every block hash descends from it, so a chain that
    * replays a saved journal passes the one it saved (`chain.genesisTimestamp`) to keep its hashes.
@@ -131,7 +132,9 @@ type LogFilter = {
  */
 export async function createBrowserChain(options: BrowserChainOptions = {}): Promise<BrowserChain> {
   const chainId = options.chainId ?? 31337
-  const clock = options.now ?? (() => Math.floor(Date.now() / 1000))
+  const clock = options.clock ?? systemClock
+  // Block timestamps are in seconds.
+  const seconds = () => Math.floor(clock.now() / 1000)
   const common = createCustomCommon({ chainId }, Mainnet, { hardfork: Hardfork.Cancun })
   const vm = await createVM({ common })
   const keys = new Map<string, Uint8Array>()
@@ -183,12 +186,12 @@ export async function createBrowserChain(options: BrowserChainOptions = {}): Pro
       gasUsed: 0n,
     } as MinedBlock
   }
-  const genesisTimestamp = options.genesisTimestamp ?? clock()
+  const genesisTimestamp = options.genesisTimestamp ?? seconds()
   blocks.push(makeBlock(0n, new Uint8Array(32), BigInt(genesisTimestamp)))
 
   const head = () => blocks[blocks.length - 1] as MinedBlock
   function nextTimestamp(): bigint {
-    const now = BigInt(clock()) + timeOffset
+    const now = BigInt(seconds()) + timeOffset
     return now > head().timestamp ? now : head().timestamp + 1n
   }
 

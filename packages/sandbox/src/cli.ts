@@ -33,7 +33,7 @@ const USAGE = `paysession-sandbox: a local Payment Session Service on a local an
 Options (each also as an environment variable):
   --port N              PAYSESSION_PORT            API port (default 4010)
   --chain-port N        PAYSESSION_CHAIN_PORT      chain JSON-RPC port (default 8545; anvil
-                                                   itself listens on a free port behind it)
+                                                   itself answers only on a unix socket behind it)
   --api-key K           PAYSESSION_API_KEY         merchant API key (default: the data folder's
                                                    own, generated at its first start)
   --data-dir D          PAYSESSION_DATA_DIR        state folder (default ./.paysession)

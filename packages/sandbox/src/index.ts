@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { sleep } from '@paysession/protocol'
 import { type Address, getAddress, type Hex, parseEther } from 'viem'
 import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts'
 import { toUnits } from './amounts.js'
 import { deployTestAccounts, type TestAccounts } from './chain/accounts.js'
-import { type Anvil, startAnvil } from './chain/anvil.js'
+import { type Anvil, newSocketPath, startAnvil } from './chain/anvil.js'
 import { readArtifacts } from './chain/artifacts.js'
 import { RELAYER_KEY, transferWithAuthorization } from './chain/authorization.js'
 import { createChainClients } from './chain/clients.js'
@@ -166,9 +166,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (dataDir) checkWritable(dataDir)
   const db = openDatabase(dataDir)
   const stateFile = dataDir ? createStateFile(dataDir) : undefined
-  const launchAnvil = async (port: number) =>
+  // One socket path for the sandbox's life: a restarted anvil listens on it again.
+  const ipcPath = newSocketPath()
+  const launchAnvil = async () =>
     startAnvil({
-      port,
+      ipcPath,
       loadState: stateFile?.loadable(log),
       blockTime: options.blockTime,
       pidFile: dataDir ? join(dataDir, 'anvil.pid') : undefined,
@@ -177,20 +179,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let chainServer: ChainServer
   let anvil: Anvil
   try {
-    chainServer = await listenChain(access, options.chainPort ?? 8545, () => anvil.rpcUrl)
+    chainServer = await listenChain(access, options.chainPort ?? 8545, () => anvil.ipcPath)
   } catch (e) {
     db.close()
     throw e
   }
   try {
-    anvil = await launchAnvil(0)
+    anvil = await launchAnvil()
   } catch (e) {
     await chainServer.close()
+    rmSync(dirname(ipcPath), { recursive: true, force: true })
     db.close()
     throw e
   }
   try {
-    const chain = createChainClients(anvil.rpcUrl)
+    const chain = createChainClients(chainServer.url)
     const customers = testCustomers()
     const afterStep = setupPause(log, () => stateFile?.save(chain))
     // Until the chain is supervised (watchChain, below), its death ends the start with its reason,
@@ -293,7 +296,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const restartChain = async () => {
       for (let attempt = 1; !stopped; attempt++) {
         try {
-          anvil = await launchAnvil(anvil.port)
+          anvil = await launchAnvil()
           chainEpoch++
           watchChain(anvil)
           savedHead = await chain.publicClient.getBlockNumber()
@@ -390,7 +393,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const to = getAddress(s.otw_address)
         if (!payOptions.gasless)
           return transferToken({
-            rpcUrl: anvil.rpcUrl,
+            rpcUrl: chainServer.url,
             privateKey,
             token: token.address,
             to,
@@ -398,7 +401,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           })
         if (!token.eip3009) throw new Error(`${token.symbol} has no EIP-3009 authorizations`)
         return transferWithAuthorization({
-          rpcUrl: anvil.rpcUrl,
+          rpcUrl: chainServer.url,
           customerKey: privateKey,
           token: token.address,
           to,
@@ -419,12 +422,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (chainUp) await durable().catch((e) => log(String(e.message ?? e)))
         await chainServer.close()
         await anvil.stop()
+        rmSync(dirname(ipcPath), { recursive: true, force: true })
         db.close()
       },
     }
   } catch (e) {
     await chainServer.close()
     await anvil.stop()
+    rmSync(dirname(ipcPath), { recursive: true, force: true })
     db.close()
     throw e
   }

@@ -1,7 +1,10 @@
 // Who may call the sandbox over real HTTP: a page of another site may not (CORS), nor a page that
 // reaches it under a rebound DNS name (Host); the API key is the data folder's own.
-import { mkdtempSync, rmSync } from 'node:fs'
+
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -188,6 +191,93 @@ describe('the chain port: the same rules, for JSON-RPC', () => {
     expect(info.body.rpcUrl).toBe(sb.rpcUrl)
   })
 })
+
+/** The anvil this process started, and the TCP ports it listens on, as its own network sees them. */
+function anvilListening(): { pid: number; ports: number[] } {
+  const pid = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .find((p) => {
+      try {
+        const stat = readFileSync(`/proc/${p}/stat`, 'utf8')
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+        return (
+          parent === process.pid &&
+          /(^|\/)anvil$/.test(readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0')[0]!)
+        )
+      } catch {
+        return false
+      }
+    })
+  if (!pid) throw new Error('no anvil started by this process')
+  // Its own sockets: /proc/<pid>/net/tcp lists every socket of its network namespace.
+  const own = new Set(
+    readdirSync(`/proc/${pid}/fd`)
+      .map((fd) => {
+        try {
+          return /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1]
+        } catch {
+          return undefined
+        }
+      })
+      .filter(Boolean),
+  )
+  const ports = readFileSync(`/proc/${pid}/net/tcp`, 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields[3] === '0A' && own.has(fields[9])) // LISTEN
+    .map((fields) => Number.parseInt(fields[1]!.split(':')[1]!, 16))
+  return { pid, ports }
+}
+
+const reachable = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+
+// Whether this machine lets the sandbox give anvil a network namespace of its own (chain/anvil.ts).
+const isolates =
+  process.platform === 'linux' &&
+  process.env.PAYSESSION_ANVIL_NETNS !== '0' &&
+  spawnSync('unshare', ['--net', '--map-root-user', 'true'], { stdio: 'ignore' }).status === 0
+
+// anvil has no Host check of its own: its HTTP port is in a network namespace of its own, so no
+// page of this machine (a rebound DNS name, a port scan) can reach it; the chain port is the way.
+// Where the system refuses the namespace, the port is reachable but grants no page CORS.
+test.runIf(process.platform === 'linux')(
+  "anvil's own HTTP port answers nothing on this machine (else grants no CORS); the chain port does",
+  async () => {
+    const { ports } = anvilListening()
+    expect(ports.length).toBeGreaterThan(0)
+    for (const port of ports) {
+      if (isolates) expect(await reachable(port), `anvil's port ${port}`).toBe(false)
+      else {
+        const answer = await send(
+          `http://127.0.0.1:${port}`,
+          'POST',
+          '',
+          { 'content-type': 'application/json', origin: 'https://evil.example' },
+          JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+        )
+        expect(answer.headers['access-control-allow-origin']).toBeUndefined()
+      }
+    }
+    const res = await send(
+      sb.rpcUrl,
+      'POST',
+      '',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    )
+    expect(res.body.result).toBe('0x7a69')
+  },
+)
 
 test('a mistyped origin or host stops the start with what to write', async () => {
   await expect(startSandbox({ allowedOrigins: ['shop.test'] })).rejects.toThrow(

@@ -12,6 +12,8 @@ import { deployTokens } from '../src/chain/deploy.js'
 import { PROXY_ADMIN_KEY } from '../src/chain/fiatToken.js'
 import { CUSTOMER_KEYS, customers, transferToken } from '../src/chain/pay.js'
 import { DEPLOYER_KEY, erc20Abi, LOCAL_TOKENS } from '../src/chain/tokens.js'
+import { createAccess } from '../src/http/access.js'
+import { listenChain } from '../src/http/chainServer.js'
 import { type InPageService, startInPageService } from '../src/inpage/index.js'
 import { start, units } from './helpers.js'
 
@@ -128,15 +130,20 @@ test('Node: a set-up chain is left alone on the next start (a customer who spent
 })
 
 test('Node: a chain whose setup key sent something else is refused with what to do, never set up at other addresses', async () => {
-  const anvil = await startAnvil({ port: 0 })
-  stops.push(() => anvil.stop())
-  const clients = createChainClients(anvil.rpcUrl)
+  const anvil = await startAnvil({})
+  const server = await listenChain(createAccess(), 0, () => anvil.ipcPath)
+  stops.push(
+    () => server.close(),
+    () => anvil.stop(),
+  )
+  const rpcUrl = server.url
+  const clients = createChainClients(rpcUrl)
   const deployer = privateKeyToAccount(DEPLOYER_KEY)
   await clients.testClient.setBalance({ address: deployer.address, value: parseEther('1') })
   await createWalletClient({
     account: deployer,
-    chain: localChain(anvil.rpcUrl),
-    transport: http(anvil.rpcUrl),
+    chain: localChain(rpcUrl),
+    transport: http(rpcUrl),
   }).sendTransaction({ to: holders[0]!, value: 1n })
   await expect(deployTokens(readArtifacts(), clients, holders)).rejects.toThrow(
     /has sent 1 transaction\(s\) but "deploy USDC" is not at 0x91A12B6130c0Ff0377B5817157A69bFeA67DfbbC: this chain was not set up by this sandbox\. Start with a fresh data folder\./,

@@ -1,6 +1,6 @@
 import { request as httpRequest, type Server } from 'node:http'
 import { createRequire } from 'node:module'
-import type { Sandbox } from '@paysession/sandbox'
+import { type Sandbox, setBlacklisted, setTokenPaused } from '@paysession/sandbox'
 import { createTestClient, createWalletClient, getAddress, http, parseGwei, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -477,3 +477,37 @@ function sendEndlessly(_server: Server, url: string): Promise<number> {
     write()
   })
 }
+
+// Circle's FiatToken: what its issuer does is said as such, before any gas is spent.
+describe("the token's issuer refuses the transfer", () => {
+  const cases = [
+    ['the token paused', 'TOKEN_PAUSED'],
+    ['the one-time wallet blacklisted', 'RECIPIENT_BLOCKED'],
+    ['the payer blacklisted', 'PAYER_BLOCKED'],
+  ] as const
+  test.each(cases)('%s: 422 %s, nothing sent, payable once lifted', async (_, code) => {
+    const relay = kit.relayWith()
+    const customer = await kit.customerWithoutGas()
+    const s = await kit.session()
+    const signed = await kit.authorize(customer.key, s.otw)
+    const usdc = sb.tokens.USDC
+    const set = (on: boolean) =>
+      code === 'TOKEN_PAUSED'
+        ? setTokenPaused(sb.rpcUrl, usdc, on)
+        : setBlacklisted(sb.rpcUrl, usdc, code === 'PAYER_BLOCKED' ? customer.address : s.otw, on)
+    const nonceBefore = await kit.relayerNonce()
+    await set(true)
+    try {
+      expect(await codeOf(await relay(kit.relayRequest(s.id, signed)))).toEqual([422, code])
+      expect(await kit.relayerNonce()).toBe(nonceBefore)
+      expect(await kit.transfersTo(s.otw)).toHaveLength(0)
+    } finally {
+      await set(false)
+    }
+    // The refusal kept nothing: the same authorization pays once the issuer lifts it.
+    const res = await relay(kit.relayRequest(s.id, signed))
+    expect(res.status).toBe(200)
+    await kit.publicClient.waitForTransactionReceipt({ hash: await hashOf(res) })
+    expect(await kit.transfersTo(s.otw)).toHaveLength(1)
+  })
+})

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import type { Sandbox } from '@paysession/sandbox'
+import { type Sandbox, setBlacklisted, setTokenPaused } from '@paysession/sandbox'
 import { decodePaymentSignatureHeader } from '@x402/core/http'
 import type { ClientEvmSigner } from '@x402/evm'
 import { createWalletClient, getAddress, type Hex, http } from 'viem'
@@ -119,6 +119,50 @@ describe.each(['relay', 'facilitator'] as const)('refused through the %s', (rout
   test('a contract payer not on the list', async () => {
     const payer = await contractPayer()
     expect(await refusal((_, url) => x.signedPayment(payer, url))).toEqual([400, 'RELAY_REFUSED'])
+  })
+
+  // Circle's FiatToken: what its issuer does, said as such, and nothing sent.
+  test('the token paused by its issuer', async () => {
+    const customer = await kit.customerWithoutGas()
+    await setTokenPaused(sb.rpcUrl, sb.tokens.USDC, true)
+    try {
+      expect(await refusal((_, url) => x.signedPayment(accountOf(customer.key), url))).toEqual([
+        422,
+        'TOKEN_PAUSED',
+      ])
+    } finally {
+      await setTokenPaused(sb.rpcUrl, sb.tokens.USDC, false)
+    }
+  })
+
+  test('the payer blacklisted by the issuer', async () => {
+    const customer = await kit.customerWithoutGas()
+    const from = accountOf(customer.key).address
+    await setBlacklisted(sb.rpcUrl, sb.tokens.USDC, from, true)
+    try {
+      expect(await refusal((_, url) => x.signedPayment(accountOf(customer.key), url))).toEqual([
+        422,
+        'PAYER_BLOCKED',
+      ])
+    } finally {
+      await setBlacklisted(sb.rpcUrl, sb.tokens.USDC, from, false)
+    }
+  })
+
+  test('the one-time wallet blacklisted by the issuer', async () => {
+    const customer = await kit.customerWithoutGas()
+    let otw: Hex | undefined
+    try {
+      expect(
+        await refusal(async (s, url) => {
+          otw = s.otw
+          await setBlacklisted(sb.rpcUrl, sb.tokens.USDC, s.otw, true)
+          return x.signedPayment(accountOf(customer.key), url)
+        }),
+      ).toEqual([422, 'RECIPIENT_BLOCKED'])
+    } finally {
+      if (otw) await setBlacklisted(sb.rpcUrl, sb.tokens.USDC, otw, false)
+    }
   })
 })
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { type Clock, sleep, systemClock } from '@paysession/protocol'
 import type { Hex } from 'viem'
 import { entryPoint07Address, entryPoint08Address } from 'viem/account-abstraction'
 import { freePort } from './freePort.js'
@@ -24,7 +25,10 @@ export type Bundler = { url: string; stop(): Promise<void> }
 export async function startBundler(options: {
   rpcUrl: string
   log?: (line: string) => void
+  /** Times the wait for the bundler to answer and its stop. Default: `systemClock`. */
+  clock?: Clock
 }): Promise<Bundler> {
+  const clock = options.clock ?? systemClock
   const port = await freePort()
   const args = [
     altoCli,
@@ -71,16 +75,16 @@ export async function startBundler(options: {
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve()
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+      const timer = clock.setTimeout(() => child.kill('SIGKILL'), 5000)
       child.once('exit', () => {
-        clearTimeout(timer)
+        clock.clearTimeout(timer)
         resolve()
       })
       child.kill('SIGTERM')
     })
   // Never outlives the process that started it.
   process.once('exit', () => child.kill('SIGKILL'))
-  const deadline = Date.now() + 60_000
+  const deadline = clock.now() + 60_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`alto exited (${child.exitCode}):\n${output}`)
     const ready = await fetch(url, {
@@ -97,10 +101,10 @@ export async function startBundler(options: {
       () => false,
     )
     if (ready) return { url, stop }
-    if (Date.now() > deadline) {
+    if (clock.now() > deadline) {
       await stop()
       throw new Error(`alto did not answer on ${url} within 60 s:\n${output}`)
     }
-    await new Promise((r) => setTimeout(r, 200))
+    await sleep(clock, 200)
   }
 }

@@ -3,6 +3,7 @@ import {
   type CheckoutPaths,
   CheckoutSession,
   type CheckoutState,
+  checkApiBase,
   checkSocketUrl,
   checkUrl,
   createPaySessionConfig,
@@ -12,20 +13,17 @@ import {
   isPaidStatus,
   isStepIn,
   lockedSteps,
-  type NetworkInfo,
   offerSteps,
   type PaymentSession,
   type PayOptions,
   type PaySessionConfig,
   PaySessionError,
-  type PollingSettings,
   paidSteps,
   pinnedChanges,
   type Registry,
-  type StablecoinInfo,
   systemClock,
 } from '@paysession/core'
-import type { CreateConnectorFn, Config as WagmiConfig } from '@wagmi/core'
+import type { CreateConnectorFn } from '@wagmi/core'
 import type { CSSResult, ReactiveController, ReactiveControllerHost } from 'lit'
 import { PaySessionErrorEvent } from '../events/error.js'
 import { PaySessionFundingSentEvent } from '../events/funding-sent.js'
@@ -35,65 +33,35 @@ import { PaySessionStepChangeEvent } from '../events/step-change.js'
 import { PaySessionTokenSelectedEvent } from '../events/token-selected.js'
 import { PaySessionWalletConnectedEvent } from '../events/wallet-connected.js'
 import { numbers } from '../i18n/localize.js'
-import { type WalletAttributes, walletKinds } from '../wallets/kinds.js'
+import { type InputCheck, type Inputs, inputRows } from '../inputs.js'
+import type { WalletAttributes } from '../wallets/kinds.js'
 
 /**
- * Everything the checkout starts from that a page sets as data: a change restarts it, as a reload
- * would (a payment under way resumes from what core recorded). A page often sets a property just
- * after the element, such as `rpcUrls` in a script of its own, and the new value must be used and
- * checked. What only its identity tells apart (`wagmiConfig`, `fetch`, `tokenProvider`) is read
- * when it starts (the token provider at each refusal).
+ * The inputs whose change restarts the checkout, as a reload would (src/inputs.ts): a page
+ * often sets a property just after the element, such as `rpcUrls` in a script of its own, and
+ * the new value must be used and checked.
  */
-const settings = (h: CheckoutHost) =>
+export const settings = (h: Readonly<Inputs>) =>
   JSON.stringify(
-    [
-      h.sessionId,
-      h.sessionToken,
-      h.apiBase,
-      h.expectedAmount,
-      h.expectedCurrency,
-      h.paymasterUrl,
-      h.relayUrl,
-      h.x402Url,
-      h.rpcUrls,
-      h.registry,
-      h.networks,
-      h.tokens,
-      h.allowTokenOverrides,
-      h.pollInterval,
-      h.polling,
-      ...Object.values(walletKinds).map((kind) => kind.options(h)),
-    ],
+    inputRows.map(([name, { restarts }]) => (restarts ? h[name] : null)),
     (_, value) => (typeof value === 'bigint' ? String(value) : value),
   )
+
+// The inputs' checks by core's rules (src/inputs.ts, `check`), run when the checkout starts,
+// before the wagmi config that would open a socket to a refused relay. `imageUrl` is the view's.
+const checks: Partial<Record<InputCheck, (value: string, setting: string) => unknown>> = {
+  apiBase: checkApiBase,
+  url: checkUrl,
+  relativeUrl: (value, setting) => checkUrl(value, setting, true),
+  socketUrl: checkSocketUrl,
+}
 
 /**
  * What the controller reads of its element (`<paysession-checkout>` implements it). Declared
  * here so that the controller never imports the component: the component uses the controller.
  */
-export interface CheckoutHost extends ReactiveControllerHost, EventTarget, WalletAttributes {
+export interface CheckoutHost extends ReactiveControllerHost, EventTarget, Readonly<Inputs> {
   readonly isConnected: boolean
-  readonly sessionId: string | undefined
-  readonly sessionToken: string | undefined
-  readonly apiBase: string | undefined
-  readonly relayUrl: string | undefined
-  /** Shown in the manual step (`x402-url`). */
-  readonly x402Url: string | undefined
-  readonly pollInterval: number | undefined
-  readonly polling: Partial<PollingSettings> | undefined
-  readonly paymasterUrl: string | undefined
-  readonly expectedAmount: string | undefined
-  readonly expectedCurrency: string | undefined
-  readonly wagmiConfig: WagmiConfig | undefined
-  readonly rpcUrls: Record<number, string> | undefined
-  readonly registry: Registry | undefined
-  readonly networks: NetworkInfo[] | undefined
-  readonly tokens: Record<string, StablecoinInfo[]> | undefined
-  readonly allowTokenOverrides: boolean
-  readonly fetch: typeof globalThis.fetch | undefined
-  readonly tokenProvider:
-    | ((sessionId: string) => Promise<string | undefined> | string | undefined)
-    | undefined
   readonly resolvedLocale: string
   /** The button's read: core starts from it, and hands it the session when its own was refused. */
   readonly preview: {
@@ -304,10 +272,10 @@ export class CheckoutController implements ReactiveController {
     this.#sentHere = false
     this.#sawUnpaid = false
     try {
-      // The x402 URL a customer copies and WalletConnect's relay, by core's URL rule: a refused
-      // relay ends the start here, before the wagmi config that would open a socket to it.
-      if (h.x402Url) checkUrl(h.x402Url, 'x402Url')
-      if (h.walletConnectRelayUrl) checkSocketUrl(h.walletConnectRelayUrl, 'walletConnectRelayUrl')
+      for (const [name, { check }] of inputRows) {
+        const value = h[name]
+        if (check && typeof value === 'string' && value) checks[check]?.(value, name)
+      }
       const registry = this.#registryOf(h)
       const read = h.preview.lastRead()
       this.#config = createPaySessionConfig({

@@ -4,27 +4,34 @@ import {
   type CheckoutState,
   type PaymentSession,
   type PaySessionError,
-  type PollingSettings,
   prefetchSession,
   readPaymentRecord,
 } from '@paysession/core'
 import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { PaySessionErrorEvent } from '../events/error.js'
 import { PaySessionReadyEvent } from '../events/ready.js'
+import type { Inputs } from '../inputs.js'
 import { downloadDialog, idle, loadSessionRead, startDialog } from '../loads.js'
 
 type SessionRead = Awaited<ReturnType<typeof loadSessionRead>>
 
 /** What the preview reads of its element (`<paysession-checkout>` implements it). */
-export interface PreviewHost extends ReactiveControllerHost, EventTarget {
-  readonly sessionId: string | undefined
-  readonly sessionToken: string | undefined
-  readonly apiBase: string | undefined
-  readonly expectedAmount: string | undefined
-  readonly expectedCurrency: string | undefined
-  readonly fetch: typeof globalThis.fetch | undefined
-  /** Its clock dates the read, which the checkout then takes if it is as fresh as a poll's. */
-  readonly polling: Partial<PollingSettings> | undefined
+export interface PreviewHost
+  extends ReactiveControllerHost,
+    EventTarget,
+    // `polling`: its clock dates the read, which the checkout then takes if it is as fresh as a poll's.
+    Readonly<
+      Pick<
+        Inputs,
+        | 'sessionId'
+        | 'sessionToken'
+        | 'apiBase'
+        | 'expectedAmount'
+        | 'expectedCurrency'
+        | 'fetch'
+        | 'polling'
+      >
+    > {
   readonly resolvedLocale: string
   /** Fetches the dialog's code: the preview asks beside its own read. */
   fetchEngine(): Promise<unknown>

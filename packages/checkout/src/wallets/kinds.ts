@@ -1,15 +1,16 @@
 import type { CreateConnectorFn } from '@wagmi/core'
+import type { Inputs } from '../inputs.js'
 
 // The wallet kinds the checkout bundles and loads itself, beside the page's EIP-6963 wallets and
 // wagmi connectors. A kind is a folder, wallets/<kind>/: `connector.ts` (its wagmi connector, a
 // lazy chunk: `<kind>.js` in the script-tag build) and `index.ts` (the npm entry
-// `@paysession/checkout/<kind>` that registers it); and a line in `walletKinds` below.
+// `@paysession/checkout/<kind>` that registers it); a line in `walletKinds` below; and its
+// attributes, rows of the element's inputs (src/inputs.ts).
 
-/** The element's attributes that turn a bundled kind on (`<paysession-checkout>` has them). */
-export interface WalletAttributes {
-  readonly walletConnectProjectId: string | undefined
-  readonly walletConnectRelayUrl: string | undefined
-}
+/** The element's inputs that turn a bundled kind on. */
+export type WalletAttributes = Readonly<
+  Pick<Inputs, 'walletConnectProjectId' | 'walletConnectRelayUrl'>
+>
 
 /** What `<paysession-checkout>` passes to the WalletConnect connector. */
 export type WalletConnectOptions = {

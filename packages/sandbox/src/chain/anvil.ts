@@ -1,13 +1,15 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { sleep, systemClock } from '@paysession/protocol'
-import { isAddressInUse, PortInUseError } from '../portInUse.js'
 
 export interface Anvil {
-  rpcUrl: string
-  port: number
+  /** anvil's JSON-RPC socket: the only way to it (http/chainServer.ts forwards to it). */
+  ipcPath: string
+  /** Whether anvil's own HTTP port is in a network namespace of its own, unreachable from here. */
+  isolated: boolean
   pid: number
   /** Called once if anvil exits without stop() (crash, kill, OOM), with its last output. */
   onExit(listener: (reason: string) => void): void
@@ -44,12 +46,34 @@ exec "$@" 3<&- </dev/null`
 /** Lines of anvil's output worth a log line (it also prints every RPC method it serves). */
 const NOTEWORTHY = /error|warn|panic|fail|fatal|denied|no space/i
 
+/** A folder only this user can open, for anvil's socket (other users of the machine neither). */
+export const newSocketPath = () =>
+  join(mkdtempSync(join(tmpdir(), 'paysession-chain-')), 'anvil.ipc')
+
+let canIsolate: boolean | undefined
 /**
- * Starts anvil on 127.0.0.1, optionally from a saved state file. CORS is off: pages reach the
- * chain through the sandbox's chain port (http/chainServer.ts), never anvil's own.
+ * Whether anvil can run in a network namespace of its own (Linux with unprivileged user
+ * namespaces): its HTTP port then exists only there, and no page, rebound DNS name or port scan
+ * of this machine can reach it. Elsewhere it listens on a free port of 127.0.0.1 with CORS off.
+ */
+function isolation(): boolean {
+  if (canIsolate === undefined)
+    canIsolate =
+      process.platform === 'linux' &&
+      process.env.PAYSESSION_ANVIL_NETNS !== '0' &&
+      spawnSync('unshare', ['--net', '--map-root-user', 'true'], { stdio: 'ignore' }).status === 0
+  return canIsolate
+}
+
+/**
+ * Starts anvil, optionally from a saved state file, answering JSON-RPC on a unix socket
+ * (`ipcPath`, a new one by default). anvil has no Host check and its HTTP server cannot be turned
+ * off, so pages reach the chain only through the sandbox's chain port (http/chainServer.ts), which
+ * checks Origin and Host and forwards to the socket; anvil's HTTP port is isolated where the
+ * system allows it (`isolation`), and has CORS off everywhere.
  */
 export async function startAnvil(options: {
-  port: number
+  ipcPath?: string | undefined
   loadState?: string | undefined
   blockTime?: number | undefined
   /** Where the pid of this anvil is kept so a later start can stop it if it was left behind. */
@@ -58,46 +82,44 @@ export async function startAnvil(options: {
 }): Promise<Anvil> {
   const log = options.log ?? (() => {})
   if (options.pidFile) await stopLeftover(options.pidFile, log)
+  const ipcPath = options.ipcPath ?? newSocketPath()
+  rmSync(ipcPath, { force: true })
+  const isolated = isolation()
   const args = [
+    '--ipc',
+    ipcPath,
     '--host',
     '127.0.0.1',
     '--port',
-    String(options.port),
+    '0',
     '--chain-id',
     '31337',
     '--no-cors',
   ]
   if (options.loadState) args.push('--load-state', options.loadState)
   if (options.blockTime) args.push('--block-time', String(options.blockTime))
-  const child = spawn('/bin/sh', ['-c', SUPERVISOR, 'paysession-anvil', anvilBinary(), ...args], {
+  // unshare execs anvil in its own place, so the pid is still anvil's.
+  const command = [...(isolated ? ['unshare', '--net', '--map-root-user'] : []), anvilBinary()]
+  const child = spawn('/bin/sh', ['-c', SUPERVISOR, 'paysession-anvil', ...command, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   // The pipe's write end stays open for as long as this process lives; no data is ever sent.
   child.stdin.on('error', () => {})
   let output = ''
-  const port = await new Promise<number>((resolve, reject) => {
+  // Its HTTP server starts after the socket: once it listens, the socket answers.
+  await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-8000)
-      const m = /Listening on 127\.0\.0\.1:(\d+)/.exec(output)
-      if (m) resolve(Number(m[1]))
+      if (/Listening on 127\.0\.0\.1:\d+/.test(output)) resolve()
     }
     child.stdout.on('data', onData)
     child.stderr.on('data', onData)
     child.once('exit', (code, signal) => {
-      const error = new Error(`anvil exited (${code ?? signal}): ${output.slice(-2000).trim()}`)
-      reject(
-        isAddressInUse(error)
-          ? new PortInUseError(
-              options.port,
-              'the local chain (anvil)',
-              'PAYSESSION_CHAIN_PORT (chainPort)',
-              { cause: error },
-            )
-          : error,
-      )
+      reject(new Error(`anvil exited (${code ?? signal}): ${output.slice(-2000).trim()}`))
     })
     child.once('error', reject)
   })
+  for (let i = 0; !existsSync(ipcPath) && i < 100; i++) await sleep(systemClock, 50)
   child.removeAllListeners('exit')
   child.stdout.removeAllListeners('data')
   child.stderr.removeAllListeners('data')
@@ -108,7 +130,7 @@ export async function startAnvil(options: {
       JSON.stringify({
         pid,
         started: processStart(pid),
-        port,
+        ipcPath,
         owner: process.pid,
         ownerStarted: processStart(process.pid),
       }),
@@ -136,8 +158,8 @@ export async function startAnvil(options: {
     for (const l of listeners) l(reason)
   })
   return {
-    rpcUrl: `http://127.0.0.1:${port}`,
-    port,
+    ipcPath,
+    isolated,
     pid,
     onExit: (l) => void listeners.push(l),
     stop: () => {

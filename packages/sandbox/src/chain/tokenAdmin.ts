@@ -8,7 +8,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { localChain } from './clients.js'
-import { DEPLOYER_KEY, type LocalToken } from './tokens.js'
+import { DEPLOYER_KEY, type LocalToken, tokenBySymbol } from './tokens.js'
 
 // What Circle's pauser and blacklister do to a FiatToken, done by the sandbox's deployer (which
 // holds both roles), so a developer can try a paused token or a blacklisted address.
@@ -34,15 +34,18 @@ function clients(rpcUrl: string) {
   }
 }
 
-function checkFiatToken(token: LocalToken) {
-  if (token.contract !== 'FiatTokenV2_2')
+/** A sandbox token as `Sandbox['tokens']` or `LOCAL_TOKENS` names it. */
+type TokenRef = { symbol: string; address: LocalToken['address'] }
+
+function checkFiatToken(token: TokenRef) {
+  if (tokenBySymbol(token.symbol)?.contract !== 'FiatTokenV2_2')
     throw new Error(
       `${token.symbol} is the sandbox's own test token, not Circle's FiatToken: only USDC and EURC can be paused or blacklist an address`,
     )
 }
 
 /** Pauses (or unpauses) a FiatToken: every transfer and authorization reverts while paused. */
-export async function setTokenPaused(rpcUrl: string, token: LocalToken, paused: boolean) {
+export async function setTokenPaused(rpcUrl: string, token: TokenRef, paused: boolean) {
   checkFiatToken(token)
   const { wallet, reader } = clients(rpcUrl)
   const hash = await wallet.writeContract({
@@ -57,7 +60,7 @@ export async function setTokenPaused(rpcUrl: string, token: LocalToken, paused: 
 /** Blacklists (or clears) an address on a FiatToken: it can neither send nor receive it. */
 export async function setBlacklisted(
   rpcUrl: string,
-  token: LocalToken,
+  token: TokenRef,
   account: Address,
   blacklisted: boolean,
 ): Promise<Hex> {

@@ -1,4 +1,11 @@
-import { decimalToUnits, eip3009Abi, isPaySessionError, isTokenRefused } from '@paysession/protocol'
+import {
+  decimalToUnits,
+  eip3009Abi,
+  isPaySessionError,
+  isTokenRefused,
+  type PaySessionError,
+  tokenControlsAbi,
+} from '@paysession/protocol'
 import {
   type Address,
   decodeFunctionResult,
@@ -159,6 +166,53 @@ export async function authorizationState(
     functionName: 'authorizationState',
     data: answer,
   })
+}
+
+/**
+ * Whether the token's issuer is why it refuses this transfer (Circle's FiatToken: paused, the
+ * one-time wallet or the payer blacklisted, in that order), in the state of `block`. Asked once a
+ * sender's checks failed, so a payment that passes costs no read; a token without these controls
+ * reverts on the read, which counts as neither.
+ */
+export async function issuerRefusal(
+  network: Network,
+  token: Address,
+  { from, to }: { from: Address; to: Address },
+  block: LatestBlock,
+): Promise<PaySessionError | undefined> {
+  const read = async (
+    call:
+      | { functionName: 'paused'; args?: undefined }
+      | { functionName: 'isBlacklisted'; args: [Address] },
+  ) => {
+    try {
+      const data = encodeFunctionData({ abi: tokenControlsAbi, ...call } as never)
+      const answer = await network.publicClient.request({
+        method: 'eth_call',
+        params: [{ to: token, data }, { blockHash: block.hash }],
+      })
+      return decodeFunctionResult({
+        abi: tokenControlsAbi,
+        functionName: call.functionName,
+        data: answer,
+      })
+    } catch {
+      return false
+    }
+  }
+  const [paused, recipient, payer] = await Promise.all([
+    read({ functionName: 'paused' }),
+    read({ functionName: 'isBlacklisted', args: [to] }),
+    read({ functionName: 'isBlacklisted', args: [from] }),
+  ])
+  if (paused) return relayError('TOKEN_PAUSED', { details: `the token ${token} is paused` })
+  if (recipient)
+    return relayError('RECIPIENT_BLOCKED', {
+      details: `the token blacklists the one-time wallet ${to}`,
+    })
+  if (payer)
+    return relayError('PAYER_BLOCKED', { details: `the token blacklists the payer ${from}` })
+  return undefined
 }
 
 /** The relayer's count of mined transactions in the state of `block`, named by its hash. */

@@ -22,6 +22,10 @@ export const relayStatuses = {
   INVALID_SIGNATURE: 422,
   INSUFFICIENT_BALANCE: 422,
   GAS_LIMIT_EXCEEDED: 422,
+  // The token's issuer refuses it: another token or wallet, not a retry, can pay.
+  TOKEN_PAUSED: 422,
+  PAYER_BLOCKED: 422,
+  RECIPIENT_BLOCKED: 422,
   AUTHORIZATION_USED: 409,
   ALREADY_RELAYED: 409,
   PAYER_BUSY: 409,

@@ -1,3 +1,5 @@
+import { systemClock } from '@paysession/protocol'
+
 /**
  * Decides whether the relay may do the work for one more request: `key` is `ip:<address>` or
  * `session:<id>`, and both are asked for each request (the IP when it is known). Return `false`
@@ -21,7 +23,7 @@ export type TokenBucketOptions = {
  */
 export function createTokenBucketRateLimit(
   options: TokenBucketRateLimitOptions = {},
-  now: () => number = Date.now,
+  now: () => number = systemClock.now,
 ): RelayRateLimit {
   const buckets = new Map<string, { tokens: number; at: number }>()
   return (key) => {

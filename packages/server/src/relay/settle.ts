@@ -3,6 +3,7 @@ import {
   assertRecipient,
   assertTermsAt,
   authorizationState,
+  issuerRefusal,
   knownToNode,
   latestBlock,
   readSession,
@@ -127,7 +128,8 @@ async function claimAndSend<P extends Payment>(
   } catch (error) {
     await replaceClaim(store, sessionId, undefined, claimed)
     if (slot) await releasePayer(store, network, claimed, slot)
-    throw error
+    // The sender's checks include the token's own: say so when its issuer is the reason.
+    throw slot ? ((await issuerRefusal(network, token.address, auth, block)) ?? error) : error
   }
   // Right before anything leaves: what the claim must know goes on it, compared with it, so a
   // claim taken over meanwhile sends nothing.

@@ -1,9 +1,16 @@
 import SafeSdk from '@safe-global/protocol-kit'
-import { type Address, createPublicClient, createWalletClient, type Hex, http } from 'viem'
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  type Hex,
+  http,
+  isAddressEqual,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { safeContractNetworks } from '../contracts.js'
 import type { StackEndpoints } from '../startWalletStacks.js'
-import { createTestWallet, type TestWallet } from './wallet.js'
+import { createTestWallet, ProviderRpcError, type TestWallet } from './wallet.js'
 
 // protocol-kit's types describe its CommonJS build, where the class is `default.default`; Node
 // loads its ES build, where it is `default`.
@@ -22,7 +29,10 @@ export type SafeWallet = TestWallet & {
  * Safe{Wallet} through WalletConnect, `eth_sendTransaction` answers with the safeTxHash of a
  * proposal the first owner signed; the transfer exists on chain only once the second owner
  * confirms and executes it, maybe much later. The proposals live here (as in Safe's transaction
- * service), so a page can reload meanwhile.
+ * service), so a page can reload meanwhile. `eth_signTypedData_v4` answers, as Safe{Wallet} does
+ * once enough owners confirmed an off-chain message, with both owners' signatures of the
+ * SafeMessage: what the Safe's `isValidSignature` (ERC-1271, through its fallback handler)
+ * accepts for the typed data's hash. Here the second owner confirms at once.
  */
 export async function createSafeWallet(
   stacks: StackEndpoints,
@@ -77,6 +87,15 @@ export async function createSafeWallet(
         const safeTxHash = (await first.getTransactionHash(signed)) as Hex
         proposals.set(safeTxHash, signed)
         return safeTxHash
+      },
+      eth_signTypedData_v4: async ([signer, data]) => {
+        if (typeof signer !== 'string' || !isAddressEqual(signer as Address, address))
+          throw new ProviderRpcError(4100, `This Safe signs only as ${address}.`)
+        const typedData = typeof data === 'string' ? JSON.parse(data) : data
+        let message = first.createMessage(typedData)
+        message = await first.signMessage(message)
+        message = await (await kit(options.ownerKeys[1])).signMessage(message)
+        return message.encodedSignatures() as Hex
       },
     },
   })

@@ -1,12 +1,4 @@
-import type {
-  ButtonStatus,
-  CheckoutState,
-  NetworkInfo,
-  PollingSettings,
-  Registry,
-  StablecoinInfo,
-} from '@paysession/core'
-import type { Config as WagmiConfig } from '@wagmi/core'
+import type { ButtonStatus, CheckoutState } from '@paysession/core'
 import { type CSSResult, html, LitElement, nothing } from 'lit'
 import { PreviewController } from '../../controllers/preview.controller.js'
 import { PaySessionCloseEvent } from '../../events/close.js'
@@ -14,18 +6,20 @@ import { PaySessionOpenEvent } from '../../events/open.js'
 import { type Catalog, languageOf, rtl, served } from '../../i18n/catalogs.js'
 import * as english from '../../i18n/en.button.js'
 import { format } from '../../i18n/format.js'
+import { type Inputs, inputRows } from '../../inputs.js'
 import { loadCatalog, loadDialog } from '../../loads.js'
 import { deepActiveElement, focusable, trapFocus } from '../focusTrap.js'
-import { defineObjectProperties } from './checkout.properties.js'
+import { defineObjectProperties, inputProperties } from './checkout.properties.js'
 import { styles } from './checkout.styles.js'
 
+export type { SessionTokenProvider } from '../../inputs.js'
+
 type Engine = Awaited<ReturnType<typeof loadDialog>>
-/** Resolves to a fresh session token for the session, or undefined when there is none. */
-export type SessionTokenProvider = (
-  sessionId: string,
-) => Promise<string | undefined> | string | undefined
 /** The checkout controller as the element and its views see it: read its state, call its methods. */
 type Controller = Readonly<ReturnType<Engine['createController']>>
+
+// The inputs' properties (src/inputs.ts): typed here, made by Lit from `static properties`.
+export interface PaySessionCheckout extends Inputs {}
 
 /**
  * The stablecoin checkout: a pay button that opens a dialog walking the customer through the
@@ -81,34 +75,11 @@ type Controller = Readonly<ReturnType<Engine['createController']>>
  * @cssprop --paysession-focus-ring - Focus ring (a box-shadow).
  * @cssprop --paysession-backdrop - Backdrop behind the dialog.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: Lit makes the inputs' accessors.
 export class PaySessionCheckout extends LitElement {
   static override styles = styles
   static override properties = {
-    sessionId: { attribute: 'session-id' },
-    sessionToken: { attribute: 'session-token' },
-    apiBase: { attribute: 'api-base' },
-    expectedAmount: { attribute: 'expected-amount' },
-    expectedCurrency: { attribute: 'expected-currency' },
-    relayUrl: { attribute: 'relay-url' },
-    x402Url: { attribute: 'x402-url' },
-    pollInterval: { attribute: 'poll-interval', type: Number },
-    paymasterUrl: { attribute: 'paymaster-url' },
-    walletConnectProjectId: { attribute: 'wallet-connect-project-id' },
-    walletConnectRelayUrl: { attribute: 'wallet-connect-relay-url' },
-    locale: {},
-    merchantName: { attribute: 'merchant-name' },
-    merchantLogo: { attribute: 'merchant-logo' },
-    theme: { reflect: true },
-    // Objects: accessors that also take JSON text or a kebab-case name (checkout.properties.ts).
-    wagmiConfig: { attribute: 'wagmi-config', noAccessor: true },
-    rpcUrls: { attribute: 'rpc-urls', noAccessor: true },
-    registry: { attribute: 'registry', noAccessor: true },
-    networks: { attribute: 'networks', noAccessor: true },
-    tokens: { attribute: 'tokens', noAccessor: true },
-    allowTokenOverrides: { attribute: 'allow-token-overrides', type: Boolean },
-    fetch: { attribute: false },
-    tokenProvider: { attribute: 'token-provider', noAccessor: true },
-    polling: { attribute: 'polling', noAccessor: true },
+    ...inputProperties,
     _open: { state: true, attribute: false },
     _catalog: { state: true, attribute: false },
     _engine: { state: true, attribute: false },
@@ -116,106 +87,6 @@ export class PaySessionCheckout extends LitElement {
   static {
     defineObjectProperties(PaySessionCheckout)
   }
-
-  /** The Payment Session id (`session-id`). */
-  declare sessionId: string | undefined
-  /** The short-lived session token from your server (`session-token`). */
-  declare sessionToken: string | undefined
-  /** The service base URL, with or without `/api/v1` (`api-base`). `https:` only (`http:` on localhost). */
-  declare apiBase: string | undefined
-  /** The order's amount (`expected-amount`): a session asking for another is refused. */
-  declare expectedAmount: string | undefined
-  /** The order's currency (`expected-currency`): a session in another is refused. */
-  declare expectedCurrency: string | undefined
-  /**
-   * Your relay for payments without network fees (`relay-url`): `createRelayHandler` of
-   * `@paysession/server`. With it, USDC and EURC can be paid by signing, without ETH.
-   */
-  declare relayUrl: string | undefined
-  /**
-   * The session's x402 URL (`x402-url`): `createX402Handler` of `@paysession/server/x402`. Shown
-   * in the manual step, to copy, for agents and x402-aware wallets.
-   */
-  declare x402Url: string | undefined
-  /**
-   * How often (ms) the checkout reads the session while a payment is on its way or the customer
-   * pays by hand (`poll-interval`): core's `polling.interval`, default 2000. Read when the
-   * checkout starts.
-   */
-  declare pollInterval: number | undefined
-  /**
-   * Every polling setting (property): core's `PollingSettings` (`interval`, `idleInterval`,
-   * `retryDelay`, `maxRetryDelay`, `jitter`, `callsTimeout`); `poll-interval` wins for `interval`.
-   * @example checkout.polling = { idleInterval: 15_000, maxRetryDelay: 60_000 }
-   */
-  declare polling: Partial<PollingSettings> | undefined
-  /**
-   * Your ERC-7677 paymaster service (`paymaster-url`): smart wallets that can use one (EIP-5792
-   * `paymasterService`) are asked to have it pay the network fee.
-   */
-  declare paymasterUrl: string | undefined
-  /**
-   * Your WalletConnect (Reown) project id (`wallet-connect-project-id`): the checkout then offers
-   * WalletConnect, its pairing shown as a QR code. Its code loads only then: the chunked
-   * script-tag build has it; on npm, `import '@paysession/checkout/walletconnect'` once. The
-   * single-file build has no WalletConnect.
-   */
-  declare walletConnectProjectId: string | undefined
-  /** The WalletConnect relay (`wallet-connect-relay-url`). Default: WalletConnect's own. */
-  declare walletConnectRelayUrl: string | undefined
-  /**
-   * BCP 47 locale, one of the 31 languages of src/i18n/ (`ar`, `es-419`, `zh-TW`...; docs/checkout.md,
-   * Languages). Defaults to the element's `lang`, the nearest ancestor's, then the browser's
-   * `navigator.languages`; a language without its own file falls back by base language, then to English.
-   */
-  declare locale: string | undefined
-  /** Who is paid, shown with the amount on every step (`merchant-name`). */
-  declare merchantName: string | undefined
-  /** An `https:` (or `data:image/`) URL of the merchant's square logo (`merchant-logo`). */
-  declare merchantLogo: string | undefined
-  /** `light`, `dark`, or unset to follow `prefers-color-scheme`. */
-  declare theme: 'light' | 'dark' | undefined
-  /**
-   * Your wagmi config (property; also `wagmi-config` as a property name, never as text). Without
-   * it one is built with the injected (EIP-6963) wallets.
-   */
-  declare wagmiConfig: WagmiConfig | undefined
-  /**
-   * RPC URL per chain id, e.g. `{ 31337: sandbox.rpcUrl }`: a property, or JSON in the `rpc-urls`
-   * attribute (`rpc-urls='{"1":"https://…"}'`).
-   */
-  declare rpcUrls: Record<number, string> | undefined
-  /**
-   * A whole registry of networks and stablecoins, replacing core's pinned one (property or JSON
-   * `registry`). Changing a pinned network or token takes `allow-token-overrides`.
-   */
-  declare registry: Registry | undefined
-  /**
-   * Extra networks, added to the registry (property or JSON `networks`). Replacing a pinned one
-   * takes `allow-token-overrides`.
-   */
-  declare networks: NetworkInfo[] | undefined
-  /**
-   * Extra stablecoins per network name, e.g. `{ BASE: [{ symbol, address, decimals }] }`
-   * (property or JSON `tokens`). Replacing a pinned one takes `allow-token-overrides`.
-   */
-  declare tokens: Record<string, StablecoinInfo[]> | undefined
-  /**
-   * Lets `registry`, `networks` and `tokens` change a pinned network (chain id, RPCs, explorer)
-   * or token (address, decimals, EIP-3009 domain) (`allow-token-overrides`). Each change is
-   * logged as a console warning. Without it the checkout refuses such a page with
-   * `INVALID_CONFIG`. Every token's decimals are checked on chain either way.
-   */
-  declare allowTokenOverrides: boolean
-  /** A custom fetch for the service calls (property). */
-  declare fetch: typeof globalThis.fetch | undefined
-  /**
-   * Hands the widget a fresh session token (property, also named `token-provider`) when the service refuses the current one,
-   * e.g. from your server; resolve to undefined when there is none. Without it (or a token) the
-   * widget still reads the payment from the chain; it never calls a refused token "expired".
-   * @example checkout.tokenProvider = async (sessionId) => (await fetch(`/orders/${sessionId}/token`, { method: 'POST' })).json()
-   */
-  declare tokenProvider: SessionTokenProvider | undefined
 
   // Reactive state: Lit makes its accessors by name, so it cannot be a `#` field like the rest.
   /** @internal */
@@ -242,6 +113,8 @@ export class PaySessionCheckout extends LitElement {
   constructor() {
     super()
     this._open = false
+    for (const [name, input] of inputRows)
+      if ('default' in input) this[name] = input.default as never
   }
 
   /**

@@ -1,10 +1,25 @@
-import type { ReactiveElement } from 'lit'
+import type { PropertyDeclarations, ReactiveElement } from 'lit'
 import { PaySessionErrorEvent } from '../../events/error.js'
+import { inputRows } from '../../inputs.js'
+
+/** Lit's declarations of the inputs (src/inputs.ts); the object ones' accessors are below. */
+export const inputProperties: PropertyDeclarations = Object.fromEntries(
+  inputRows.map(([name, { attribute, type, reflect }]) => [
+    name,
+    type === 'json' || type === 'object'
+      ? { attribute, noAccessor: true }
+      : {
+          attribute,
+          reflect,
+          type: type === 'number' ? Number : type === 'boolean' ? Boolean : String,
+        },
+  ]),
+)
 
 /**
- * How the element's object properties are set from any framework's template. Each has a
- * kebab-case attribute (`rpc-urls`) and a property of that same kebab-case name, beside its
- * camelCase one (`rpcUrls`):
+ * How the element's object properties (the `json` and `object` inputs) are set from any
+ * framework's template. Each has a kebab-case attribute (`rpc-urls`) and a property of that same
+ * kebab-case name, beside its camelCase one (`rpcUrls`):
  * - Vue, Svelte, Preact and React 19 set a bound name as a property when the element has one
  *   (`name in element`), else as an attribute: `:rpc-urls="{…}"` must reach the property, not
  *   become the attribute `[object Object]`.
@@ -13,21 +28,17 @@ import { PaySessionErrorEvent } from '../../events/error.js'
  * - Anything else (`[object Object]`, broken JSON, text for a function) leaves the property unset
  *   and fires `paysession-error` with `INVALID_CONFIG` (and logs it): never silence.
  */
-export const objectProperties = {
-  rpcUrls: { attribute: 'rpc-urls', json: true },
-  registry: { attribute: 'registry', json: true },
-  networks: { attribute: 'networks', json: true },
-  tokens: { attribute: 'tokens', json: true },
-  polling: { attribute: 'polling', json: true },
-  wagmiConfig: { attribute: 'wagmi-config', json: false },
-  tokenProvider: { attribute: 'token-provider', json: false },
-} as const
+const objectProperties = inputRows.flatMap(([name, { attribute, type }]) =>
+  (type === 'json' || type === 'object') && attribute
+    ? [{ name, attribute, json: type === 'json' }]
+    : [],
+)
 
 type Host = ReactiveElement & Record<PropertyKey, unknown>
 
 /** Installs the accessors of `objectProperties` on the element's prototype. */
 export function defineObjectProperties(element: { prototype: ReactiveElement }) {
-  for (const [name, { attribute, json }] of Object.entries(objectProperties)) {
+  for (const { name, attribute, json } of objectProperties) {
     const key = Symbol(name)
     Object.defineProperty(element.prototype, name, {
       configurable: true,
@@ -60,13 +71,12 @@ function read(host: Host, name: string, attribute: string, json: boolean, value:
       const parsed: unknown = JSON.parse(value)
       if (parsed && typeof parsed === 'object') return parsed
     } catch {}
-  report(host, name, attribute, value)
+  report(host, name, attribute, json, value)
   return undefined
 }
 
-function report(host: Host, name: string, attribute: string, value: string) {
+function report(host: Host, name: string, attribute: string, json: boolean, value: string) {
   const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value
-  const json = objectProperties[name as keyof typeof objectProperties].json
   const object = value.startsWith('[object ') ? ' (an object written as text)' : ''
   const details = `${attribute}="${shown}"${object}: not ${json ? 'JSON' : 'text'}. Bind the property ${name} or ${attribute} (Vue :${attribute}, Angular [${name}]).`
   // Late, once: a framework attaches its listeners after it sets the element's attributes.

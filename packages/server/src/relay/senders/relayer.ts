@@ -8,12 +8,13 @@ import {
   type LocalAccount,
   parseGwei,
 } from 'viem'
-import { latestBlock, transferArgs } from '../chainChecks.js'
+import { type LatestBlock, latestBlock, transferArgs } from '../chainChecks.js'
 import { readClaim } from '../claims.js'
 import { classifyError, mayHaveBeenSent } from '../classifyError.js'
 import { relayError } from '../errors.js'
 import type { Network } from '../networks.js'
 import type { ResolvedRelayOptions } from '../options.js'
+import type { RelayRecord } from '../types.js'
 import { notSent, type SendContext, type Sender } from './sender.js'
 
 /**
@@ -45,13 +46,23 @@ export function relayerSender(options: ResolvedRelayOptions): Sender<Prepared> {
   const { accounts, maxGas, store, clock } = options
   const busy = new Map<Address, number>()
   const watched = new Set<string>()
+  // Where the search for the least busy key starts: it moves on each payment and starts at a
+  // random key, so instances that know nothing of each other's load spread over the keys.
+  let turn = Math.floor(Math.random() * accounts.length)
 
+  /** The key this instance is busy with least, held busy until `release`. */
   function pick(): LocalAccount {
-    let best = accounts[0]!
-    for (const account of accounts)
+    turn = (turn + 1) % accounts.length
+    let best = accounts[turn]!
+    for (let i = 1; i < accounts.length; i++) {
+      const account = accounts[(turn + i) % accounts.length]!
       if ((busy.get(account.address) ?? 0) < (busy.get(best.address) ?? 0)) best = account
+    }
+    busy.set(best.address, (busy.get(best.address) ?? 0) + 1)
     return best
   }
+  const release = (account: LocalAccount) =>
+    busy.set(account.address, (busy.get(account.address) ?? 1) - 1)
 
   const laneKey = (network: Network, account: LocalAccount) =>
     `lane:${network.chain.id}:${account.address.toLowerCase()}`
@@ -182,97 +193,134 @@ export function relayerSender(options: ResolvedRelayOptions): Sender<Prepared> {
     if (inflight.length) watch(network, account)
   }
 
+  // The relayer's balance and the fees, read once per block for every payment checked at it.
+  const atBlock = new Map<string, ReturnType<typeof readBalanceAndFees>>()
+  const readBalanceAndFees = (network: Network, account: LocalAccount, block: LatestBlock) =>
+    Promise.all([
+      network.publicClient.getBalance({ address: account.address, blockNumber: block.number }),
+      network.publicClient.estimateFeesPerGas(),
+    ])
+  function balanceAndFees(network: Network, account: LocalAccount, block: LatestBlock) {
+    const key = `${network.chain.id}:${account.address}:${block.hash}`
+    let read = atBlock.get(key)
+    if (!read) {
+      if (atBlock.size >= 16) atBlock.clear()
+      read = readBalanceAndFees(network, account, block)
+      read.catch(() => atBlock.delete(key))
+      atBlock.set(key, read)
+    }
+    return read
+  }
+
   return {
-    async prepare({ network, token, payment, block }) {
+    async prepare(context) {
       const account = pick()
-      const { publicClient } = network
-      const maxFeePerGas = network.config.maxFeePerGas ?? parseGwei('100')
-      const floor = network.config.minRelayerBalance ?? maxGas * maxFeePerGas
-      const [balance, fees] = await Promise.all([
-        publicClient.getBalance({ address: account.address }),
-        publicClient.estimateFeesPerGas(),
-      ]).catch((error) => {
-        throw relayError('RELAY_UNAVAILABLE', { details: 'relayer balance or fees', cause: error })
-      })
-      if (balance < floor)
-        throw relayError('RELAYER_UNDERFUNDED', {
-          details: `relayer ${account.address} holds ${balance} wei, the floor is ${floor}`,
-        })
-      if ((block.baseFeePerGas ?? fees.maxFeePerGas) > maxFeePerGas)
-        throw relayError('FEE_TOO_HIGH', {
-          details: `base fee ${block.baseFeePerGas} wei, the ceiling is ${maxFeePerGas}`,
-        })
-      // The token checks the signature (a contract payer's too) and the balance.
-      let gas: bigint
       try {
-        gas = await publicClient.estimateContractGas({
-          account,
-          address: token.address,
-          abi: eip3009Abi,
-          functionName: 'transferWithAuthorization',
-          args: transferArgs(payment),
-        })
+        return await check(context, account)
       } catch (error) {
-        throw classifyError(error)
-      }
-      if (gas > maxGas)
-        throw relayError('GAS_LIMIT_EXCEEDED', {
-          details: `needs ${gas} gas, the limit is ${maxGas}`,
-        })
-      return {
-        account,
-        fees: {
-          // Room over the estimate, never over the limit: a payer's contract that turns costly
-          // before the transaction is mined costs the relayer at most this.
-          gas: min(maxGas, (gas * 5n) / 4n),
-          maxFeePerGas: min(maxFeePerGas, fees.maxFeePerGas),
-          maxPriorityFeePerGas: min(fees.maxPriorityFeePerGas, maxFeePerGas),
-        },
+        release(account)
+        throw error
       }
     },
 
     async send(context: SendContext, { account, fees }, mark): Promise<Hex> {
-      const { network, token, payment, session } = context
-      busy.set(account.address, (busy.get(account.address) ?? 0) + 1)
       try {
-        const { nonce, gaps } = await allocate(network, account, {
-          sessionId: session.paymentSessionId,
-          validBefore: payment.authorization.validBefore.toString(),
-        })
-        let raw: Hex
-        try {
-          raw = await account.signTransaction({
-            type: 'eip1559',
-            chainId: network.chain.id,
-            to: token.address,
-            data: encodeFunctionData({
-              abi: eip3009Abi,
-              functionName: 'transferWithAuthorization',
-              args: transferArgs(payment),
-            }),
-            nonce,
-            ...fees,
-          })
-          await mark({ relayer: account.address, relayerNonce: nonce, hash: keccak256(raw), raw })
-        } catch (error) {
-          await retract(network, account, nonce)
-          throw notSent(error)
-        }
-        try {
-          return await network.publicClient.sendRawTransaction({ serializedTransaction: raw })
-        } catch (error) {
-          // The node answered and refused it: nothing is pending. No answer: it may be.
-          if (mayHaveBeenSent(error)) throw error
-          await retract(network, account, nonce)
-          throw notSent(error)
-        } finally {
-          fill(network, account, gaps).catch(() => {})
-          watch(network, account)
-        }
+        return await sendWith(context, account, fees, mark)
       } finally {
-        busy.set(account.address, (busy.get(account.address) ?? 1) - 1)
+        release(account)
       }
     },
+  }
+
+  /** The relayer's own checks with `account`: its balance, the fees, the transfer's gas. */
+  async function check(
+    { network, token, payment, block }: SendContext,
+    account: LocalAccount,
+  ): Promise<Prepared> {
+    const { publicClient } = network
+    const maxFeePerGas = network.config.maxFeePerGas ?? parseGwei('100')
+    const floor = network.config.minRelayerBalance ?? maxGas * maxFeePerGas
+    const [balance, fees] = await balanceAndFees(network, account, block).catch((error) => {
+      throw relayError('RELAY_UNAVAILABLE', { details: 'relayer balance or fees', cause: error })
+    })
+    if (balance < floor)
+      throw relayError('RELAYER_UNDERFUNDED', {
+        details: `relayer ${account.address} holds ${balance} wei, the floor is ${floor}`,
+      })
+    if ((block.baseFeePerGas ?? fees.maxFeePerGas) > maxFeePerGas)
+      throw relayError('FEE_TOO_HIGH', {
+        details: `base fee ${block.baseFeePerGas} wei, the ceiling is ${maxFeePerGas}`,
+      })
+    // The token checks the signature (a contract payer's too) and the balance.
+    let gas: bigint
+    try {
+      gas = await publicClient.estimateContractGas({
+        account,
+        address: token.address,
+        abi: eip3009Abi,
+        functionName: 'transferWithAuthorization',
+        args: transferArgs(payment),
+      })
+    } catch (error) {
+      throw classifyError(error)
+    }
+    if (gas > maxGas)
+      throw relayError('GAS_LIMIT_EXCEEDED', {
+        details: `needs ${gas} gas, the limit is ${maxGas}`,
+      })
+    return {
+      account,
+      fees: {
+        // Room over the estimate, never over the limit: a payer's contract that turns costly
+        // before the transaction is mined costs the relayer at most this.
+        gas: min(maxGas, (gas * 5n) / 4n),
+        maxFeePerGas: min(maxFeePerGas, fees.maxFeePerGas),
+        maxPriorityFeePerGas: min(fees.maxPriorityFeePerGas, maxFeePerGas),
+      },
+    }
+  }
+
+  /** Takes the lane's next nonce, signs, puts the bytes on the claim (`mark`), then sends once. */
+  async function sendWith(
+    { network, token, payment, session }: SendContext,
+    account: LocalAccount,
+    fees: Fees,
+    mark: (fields: Partial<RelayRecord>) => Promise<void>,
+  ): Promise<Hex> {
+    const { nonce, gaps } = await allocate(network, account, {
+      sessionId: session.paymentSessionId,
+      validBefore: payment.authorization.validBefore.toString(),
+    })
+    let raw: Hex
+    try {
+      raw = await account.signTransaction({
+        type: 'eip1559',
+        chainId: network.chain.id,
+        to: token.address,
+        data: encodeFunctionData({
+          abi: eip3009Abi,
+          functionName: 'transferWithAuthorization',
+          args: transferArgs(payment),
+        }),
+        nonce,
+        ...fees,
+      })
+      await mark({ relayer: account.address, relayerNonce: nonce, hash: keccak256(raw), raw })
+    } catch (error) {
+      await retract(network, account, nonce)
+      throw notSent(error)
+    }
+    try {
+      return await network.publicClient.sendRawTransaction({ serializedTransaction: raw })
+    } catch (error) {
+      // The node answered and refused it: nothing is pending. No answer: it may be.
+      if (mayHaveBeenSent(error)) throw error
+      await retract(network, account, nonce)
+      throw notSent(error)
+    } finally {
+      fill(network, account, gaps).catch(() => {})
+      watch(network, account)
+    }
   }
 }
 
