@@ -3,30 +3,14 @@ import { nothing, type TemplateResult } from 'lit'
 import type { Step, View } from '../components/checkout/checkout.parts.js'
 import { gasless } from './gasless/index.js'
 import { manual } from './manual/index.js'
+import type { PathView } from './pathView.js'
 import { wallet } from './wallet/index.js'
+
+export type { PathView }
 
 // The widget's side of each payment path (core's table is core/src/checkout/paths/): which view
 // shows it and how, one row a path, each in its folder. A path's code that loads apart has its
 // loader in ../loads.dialog.ts. Adding a path: its folder, its row here, its words.
-
-/** What the widget shows of a path, and where. */
-export type PathView = {
-  /** Its button on the review, when the state offers the path; undefined while its code loads. */
-  button?: {
-    offered(view: View): boolean
-    /** It takes the main action's place (first, primary); otherwise the default path does. */
-    leads?(view: View): boolean
-    render(view: View, primary: boolean): TemplateResult | undefined
-  }
-  /** Its link under the wallet and token choices; `primary`: the main action there. */
-  link?(view: View, primary: boolean): TemplateResult
-  /** A sentence the no-gas notice adds where the path's button is not shown. */
-  gasNote?(view: View): string | undefined
-  /** Its own steps' views (core's path names its step as its view). */
-  steps?: Partial<Record<CheckoutStep, Step>>
-  /** Starts loading its code before its view shows, so that the view appears whole. */
-  preload?(view: View): void
-}
 
 /** The widget's rows, by core's path names; a path without one (`calls`) shows nothing of its own. */
 export const pathViews = { wallet, gasless, manual } satisfies Partial<

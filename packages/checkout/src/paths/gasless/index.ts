@@ -1,5 +1,5 @@
 import { gaslessView } from '../../loads.dialog.js'
-import type { PathView } from '../index.js'
+import type { PathView } from '../pathView.js'
 
 /**
  * Paying without network fees (EIP-3009, the merchant's relay): a button on the review, first when

@@ -1,7 +1,7 @@
 import { html } from 'lit'
 import { spinner } from '../../components/checkout/checkout.parts.js'
 import { lazyViews } from '../../loads.dialog.js'
-import type { PathView } from '../index.js'
+import type { PathView } from '../pathView.js'
 
 /**
  * Paying by hand: "Pay from another wallet or an exchange" under the wallet and token choices

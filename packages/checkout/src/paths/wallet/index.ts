@@ -1,7 +1,7 @@
 import { html } from 'lit'
 import { tokenAmount } from '../../components/checkout/checkout.parts.js'
 import { format } from '../../i18n/localize.js'
-import type { PathView } from '../index.js'
+import type { PathView } from '../pathView.js'
 
 /** The default way to pay: the review's "Pay 12.50 USDC", one transfer from the wallet. */
 export const wallet: PathView = {
