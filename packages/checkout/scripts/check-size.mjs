@@ -2,12 +2,12 @@
 // - the first file, which paints the button: at most 12 KB;
 // - everything loaded for a complete payment (the first file, the session read and dialog chunks
 //   and their static imports, plus the largest language file: a customer loads one, their own):
-//   at most 97 KB, with every dependency as it ships
+//   at most 97.6 KB, with every dependency as it ships
 //   (test/modules.test.ts). What loads when, and how to see where bytes come from:
 //   scripts/size-by-module.mjs and docs/checkout.md, Size;
 // - the single-file build (paysession-checkout.full.js: every lazy part inside, the EIP-5792 and
 //   gasless code (viem's signTypedData and readContract) and each language it speaks included,
-//   since one integrity pins every byte): at most 139.5 KB. It has no WalletConnect (walletconnect.js), which
+//   since one integrity pins every byte): at most 140.2 KB. It has no WalletConnect (walletconnect.js), which
 //   the chunked build fetches only for a checkout with `wallet-connect-project-id`: neither the
 //   single file nor the complete payment may hold any of it.
 import { readdirSync, readFileSync } from 'node:fs'
@@ -18,7 +18,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const dir = new URL(`../dist/cdn/${version}/`, import.meta.url)
 const entry = 'paysession-checkout.js'
 const full = 'paysession-checkout.full.js'
-const budgets = { first: 12 * 1024, payment: 97 * 1024, full: 139.5 * 1024 }
+const budgets = { first: 12 * 1024, payment: 97.6 * 1024, full: 140.2 * 1024 }
 
 const read = (file) => readFileSync(new URL(file, dir), 'utf8')
 const gzip = (file) => gzipSync(read(file), { level: 9 }).length
