@@ -4,9 +4,10 @@
 // suites, which mostly wait (a browser idling, chains, polling), run two at a time. One stage's
 // output at a time is shown as it comes; a stage that starts while another's is shown keeps its
 // output in test-results/<stage>.log and shows it whole when it ends. Ends with a table of each
-// stage's wall and CPU time, when it started and how busy the machine was meanwhile (also written
-// to test-results/stages.txt) and, for a stage over a minute, its slowest tests, read from the
-// runners' JSON reports in test-results/reports/.
+// stage's wall and CPU time, when it started and how busy the machine was meanwhile, and the whole
+// run's CPU time (also written to test-results/stages.txt) and, for a stage over a minute, its
+// slowest tests, read from the runners' JSON reports in test-results/reports/. A stage's CPU time
+// is every process it started, also those that outlived their parent (see `escaped`).
 // Only Node's own modules: the first stage installs everything else.
 //
 // The stages: install and build (scripts/setup.sh); lint; types everywhere; the widget's size
