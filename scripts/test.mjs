@@ -4,9 +4,10 @@
 // suites, which mostly wait (a browser idling, chains, polling), run two at a time. One stage's
 // output at a time is shown as it comes; a stage that starts while another's is shown keeps its
 // output in test-results/<stage>.log and shows it whole when it ends. Ends with a table of each
-// stage's wall and CPU time, when it started and how busy the machine was meanwhile (also written
-// to test-results/stages.txt) and, for a stage over a minute, its slowest tests, read from the
-// runners' JSON reports in test-results/reports/.
+// stage's wall and CPU time, when it started and how busy the machine was meanwhile, and the whole
+// run's CPU time (also written to test-results/stages.txt) and, for a stage over a minute, its
+// slowest tests, read from the runners' JSON reports in test-results/reports/. A stage's CPU time
+// is every process it started, also those that outlived their parent (see `escaped`).
 // Only Node's own modules: the first stage installs everything else.
 //
 // The stages: install and build (scripts/setup.sh); lint; types everywhere; the widget's size
@@ -19,6 +20,8 @@
 // sub-path.
 //
 //   node scripts/test.mjs            every stage
+//   node scripts/test.mjs --quick    the inner loop: install and build, lint, types, vitest, the
+//                                    widget in Chromium (npm test -- --quick)
 //   node scripts/test.mjs e2e docs   the named stages (after `sh scripts/setup.sh`)
 import { spawn } from 'node:child_process'
 import {
@@ -182,7 +185,14 @@ const stages = [
 ]
 for (const [i, stage] of stages.entries()) stage.after ??= i ? [stages[i - 1].name] : []
 
-const wanted = process.argv.slice(2)
+/**
+ * `--quick`: what a change to the packages most often breaks. The widget's suite, which mostly
+ * waits, runs beside vitest once the types passed, instead of after the stages left out.
+ */
+const quick = ['install and build', 'lint', 'typecheck', 'vitest', 'widget in Chromium']
+const quickRun = process.argv.includes('--quick')
+if (quickRun) stages.find((stage) => stage.name === 'widget in Chromium').after = ['typecheck']
+const wanted = process.argv.slice(2).flatMap((arg) => (arg === '--quick' ? quick : [arg]))
 const unknown = wanted.filter((name) => !stages.some((s) => s.name.startsWith(name)))
 if (unknown.length) {
   console.error(
@@ -200,7 +210,8 @@ mkdirSync(reports, { recursive: true })
 /**
  * Each command runs under this wrapper, which reports on file descriptor 3 the CPU time of the
  * command and of everything it waited for (Linux's /proc; nothing elsewhere), so that a stage's
- * CPU time is its own also while another stage runs beside it.
+ * CPU time is its own also while another stage runs beside it. What it did not wait for (a
+ * server or browser started detached, or orphaned when its parent exited) is counted by `watch`.
  */
 const cpuWrapper = `
 const { spawn } = require('node:child_process')
@@ -212,12 +223,14 @@ child.on('exit', (code, signal) => {
   try {
     const stat = readFileSync('/proc/self/stat', 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    writeSync(3, String((Number(fields[13]) + Number(fields[14])) * 10))
+    writeSync(3, String((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10))
   } catch {}
   if (signal) process.kill(process.pid, signal)
   process.exit(code ?? 1)
 })`
 
+/** The CPU time the wrappers reported, of every command so far. */
+let waitedMs = 0
 /** Every process a stage started carries this in its environment, also one that left its group. */
 const MARK = 'PAYSESSION_TEST_STAGE'
 const runId = `${process.pid}-${Date.now()}`
@@ -241,11 +254,17 @@ for (const { name, after } of [...stages, ...Object.values(background)])
     if (!stages.some((s) => s.name === other)) throw new Error(`${name}: no stage ${other}`)
 /** What has passed, by name: a stage's or an install's `after` waits for it (or its not being chosen). */
 const passed = new Set()
-const ready = (after = []) => after.every((name) => passed.has(name) || !chosenNames.has(name))
+/** A stage that is not chosen stands for the stages it is `after`: the order holds without it. */
+const ready = (after = []) =>
+  after.every((name) =>
+    chosenNames.has(name)
+      ? passed.has(name)
+      : ready(stages.find((stage) => stage.name === name).after),
+  )
 /** The background installs the chosen stages need, by name: a promise of why one failed, or nothing. */
 const jobs = {}
 for (const name of new Set(chosen.flatMap((stage) => stage.needs ?? []))) {
-  const job = { tag: `${runId}-${slug(name)}` }
+  const job = { tag: `${runId}-${slug(name)}`, cpuMs: 0 }
   job.promise = new Promise((resolve) => {
     job.start = resolve
   }).then(async () => {
@@ -254,7 +273,8 @@ for (const name of new Set(chosen.flatMap((stage) => stage.needs ?? []))) {
     rmSync(log, { force: true })
     try {
       for (const command of background[name].run) {
-        const { failure } = await run(command, job.tag, log)
+        const { failure, cpuMs } = await run(command, job.tag, log)
+        job.cpuMs += cpuMs
         if (failure) return `${name}: ${failure} (its output: ${short(log)})`
       }
     } finally {
@@ -318,6 +338,7 @@ async function runStage(stage, tag, log) {
     if (failure) break
   }
   stopStage(tag)
+  cpuMs += escapedCpu(tag)
   running.delete(tag)
   const ms = Date.now() - t0
   console.error(`\n◀ ${stage.name}: ${clock(ms)}, cpu ${clock(cpuMs)}${failure ? ', FAILED' : ''}`)
@@ -363,6 +384,7 @@ function run([cmd, ...args], tag, log) {
     child.on('error', (error) => resolve({ failure: error.message, cpuMs: 0 }))
     child.on('close', (code, signal) => {
       clearTimeout(quietTimer)
+      waitedMs += Number(cpu) || 0
       resolve({
         failure:
           code === 0
@@ -375,19 +397,76 @@ function run([cmd, ...args], tag, log) {
 }
 
 /**
+ * The CPU time of the processes that left a stage's tree, by their key (pid and start time): init
+ * reaps them, so their time never reaches the wrapper's count. A process that carries a stage's
+ * mark in its environment while its parent does not (or not the same) is one; its last reading
+ * counts, with the children it reaped. Read every second and once more just before a stage's
+ * processes are killed.
+ */
+const escaped = new Map()
+/** Each process's mark ('' for none) by its key, read once from its environment. */
+let marks = new Map()
+const TICK_MS = 10
+
+/** Every process on the machine now: its key, mark, parent and CPU time (its own and its reaped children's). */
+function processes() {
+  const now = new Map()
+  const seen = new Map()
+  for (const entry of safeReaddir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'latin1')
+    } catch {
+      continue
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const key = `${entry}:${fields[19]}`
+    let mark = marks.get(key)
+    if (mark === undefined) {
+      mark = ''
+      try {
+        const environ = readFileSync(`/proc/${entry}/environ`, 'latin1')
+        const at = environ.indexOf(`${MARK}=`)
+        if (at === 0 || (at > 0 && environ[at - 1] === '\0'))
+          mark = environ.slice(at + MARK.length + 1, environ.indexOf('\0', at))
+      } catch {}
+    }
+    seen.set(key, mark)
+    const cpuMs = fields.slice(11, 15).reduce((sum, n) => sum + Number(n), 0) * TICK_MS
+    now.set(Number(entry), { key, mark, ppid: Number(fields[1]), cpuMs })
+  }
+  marks = seen
+  return now
+}
+
+/** Notes the processes that left their stage's tree; with `tag`, every live process of that stage. */
+function watch(tag) {
+  const now = processes()
+  for (const [pid, p] of now) {
+    if (!p.mark || pid === process.pid) continue
+    const left = p.ppid !== process.pid && now.get(p.ppid)?.mark !== p.mark
+    if (left || p.mark === tag) escaped.set(p.key, { tag: p.mark, cpuMs: p.cpuMs })
+  }
+  return now
+}
+const watcher = setInterval(() => watch(), 1000)
+
+/** The CPU time of a stage's processes that its wrappers did not wait for. */
+function escapedCpu(tag) {
+  let ms = 0
+  for (const p of escaped.values()) if (p.tag === tag) ms += p.cpuMs
+  return ms
+}
+
+/**
  * Kills whatever the stage started: its process group, and any process that carries the stage's
- * mark in its environment (a server or anvil started detached, in a group of its own).
+ * mark in its environment (a server or anvil started detached, in a group of its own), after
+ * reading their CPU time.
  */
 function stopStage(tag) {
   const pids = new Set()
-  for (const entry of safeReaddir('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
-    try {
-      const environ = readFileSync(`/proc/${entry}/environ`, 'latin1')
-      if (environ.includes(`\0${MARK}=${tag}\0`) || environ.startsWith(`${MARK}=${tag}\0`))
-        pids.add(Number(entry))
-    } catch {}
-  }
+  for (const [pid, p] of watch(tag)) if (p.mark === tag && pid !== process.pid) pids.add(pid)
   for (const pid of pids) {
     try {
       process.kill(-pid, 'SIGKILL')
@@ -409,12 +488,16 @@ function safeReaddir(dir) {
 function finish(outcome, code) {
   for (const tag of running.keys()) stopStage(tag)
   for (const job of Object.values(jobs)) stopStage(job.tag)
+  clearInterval(watcher)
+  const own = process.cpuUsage()
+  let runCpu = waitedMs + (own.user + own.system) / 1000
+  for (const p of escaped.values()) runCpu += p.cpuMs
   // The CPU time beside each stage's wall time: a stage far under the cores' count waits more
   // than it computes (network, timers, a browser idling), the room to run things beside it.
   const lines = [
     '',
-    'npm test: time per stage (wall, CPU time of its processes, when it started, and how busy',
-    "the machine's cores were meanwhile: a stage's CPU time misses servers that outlive their parent)",
+    'npm test: time per stage (wall; CPU time of every process it started, also the servers and',
+    "browsers that outlived their parent; when it started; how busy the machine's cores were meanwhile)",
     '',
   ]
   const width = Math.max(
@@ -428,10 +511,11 @@ function finish(outcome, code) {
   for (const name of running.values()) lines.push(`  ${name.padEnd(width)}  stopped`)
   for (const [name, job] of Object.entries(jobs))
     lines.push(
-      `  ${name.padEnd(width)}  ${job.ms === undefined ? 'stopped' : clock(job.ms).padStart(6)}  (in the background${job.t0 === undefined ? '' : `, from ${clock(job.t0 - started)}`})`,
+      `  ${name.padEnd(width)}  ${job.ms === undefined ? 'stopped' : clock(job.ms).padStart(6)}  cpu ${clock(job.cpuMs + escapedCpu(job.tag)).padStart(6)}  (in the background${job.t0 === undefined ? '' : `, from ${clock(job.t0 - started)}`})`,
     )
+  // The whole run's CPU: every stage's and install's, those stopped early, and this script's own.
   lines.push(
-    `  ${'total'.padEnd(width)}  ${clock(Date.now() - started).padStart(6)}  (the machine's cores busy ${busy(machineAtStart)} of it)`,
+    `  ${'total'.padEnd(width)}  ${clock(Date.now() - started).padStart(6)}  cpu ${clock(runCpu).padStart(6)}  (the machine's cores busy ${busy(machineAtStart)} of it)`,
   )
   for (const { stage, ms } of done) {
     if (ms < 60_000 || !stage.report) continue

@@ -1,11 +1,36 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
+const repo = fileURLToPath(new URL('../../..', import.meta.url))
 // tsx runs the CLI from source (no build needed); it is the demo app's dependency, found from there.
-const demoApp = fileURLToPath(new URL('../../../apps/demo', import.meta.url))
+const demoApp = join(repo, 'apps/demo')
+
+/** The newest modification time of the files under `dir`. */
+const newest = (dir: string) =>
+  Math.max(
+    ...readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs),
+  )
+
+/**
+ * How node runs the CLI: its build when scripts/setup.sh built it after the last change to its
+ * sources and to those of the workspace packages it loads (as under npm test), else tsx from the
+ * sources. Loading the sources through tsx was half of each start's CPU, and these tests start
+ * the sandbox dozens of times.
+ */
+function cliArgs() {
+  try {
+    const built = statSync(join(repo, 'node_modules/.paysession-setup/build-sandbox')).mtimeMs
+    const packages = ['sandbox', 'protocol', 'browser-chain']
+    if (packages.every((pkg) => newest(join(repo, 'packages', pkg, 'src')) < built))
+      return [join(repo, 'packages/sandbox/dist/cli.js')]
+  } catch {}
+  return ['--import', 'tsx', join(repo, 'packages/sandbox/src/cli.ts')]
+}
+const cli = cliArgs()
 
 /** A sandbox running as its own process (`paysession-sandbox start`), so tests can kill -9 it. */
 export interface SandboxProcess {
@@ -31,7 +56,7 @@ export async function spawnSandbox(
   env: Record<string, string> = {},
   ready = 'paysession sandbox is running',
 ): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'start', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [...cli, 'start', '--data-dir', dataDir], {
     cwd: demoApp,
     env: {
       ...process.env,
@@ -127,7 +152,7 @@ export function runCli(dataDir: string, args: string[]) {
   return new Promise<string>((resolve, reject) =>
     execFile(
       process.execPath,
-      ['--import', 'tsx', cli, ...args, '--data-dir', dataDir],
+      [...cli, ...args, '--data-dir', dataDir],
       { cwd: demoApp },
       (error, stdout, stderr) =>
         error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
