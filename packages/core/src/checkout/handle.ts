@@ -71,7 +71,7 @@ export interface CheckoutSessionView {
 }
 
 /**
- * What a path's code (paths/<name>/, `recovery.ts`) may do with the session it works on: read
+ * What a path's code (`paths/<name>/`, `recovery.ts`) may do with the session it works on: read
  * its state, move its machine (`dispatch`), set its facts, and run its effects. The session hands
  * it over when it runs a path and keeps these private otherwise.
  */
