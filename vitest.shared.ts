@@ -30,14 +30,6 @@ export const workspaceAlias = {
  */
 export const maxWorkers = 3
 
-/**
- * Each worker runs file after file without a fresh module graph: importing viem, wagmi and the
- * sources anew for every file was most of the run's CPU (the core project took 69 s of CPU
- * isolated, 31 s not). Test files leave no state behind: timers and globals they stub are
- * restored in their own afterEach. Every project repeats it (vitest groups projects by it).
- */
-export const isolate = false
-
 export const integrationTest = (name: string): ViteUserConfig => ({
   resolve: { alias: workspaceAlias },
   test: {
@@ -46,6 +38,5 @@ export const integrationTest = (name: string): ViteUserConfig => ({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers,
-    isolate,
   },
 })

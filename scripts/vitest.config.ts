@@ -1,13 +1,7 @@
 import { defineConfig } from 'vitest/config'
 
-// maxWorkers and isolate as every project of the root run (vitest groups projects by it); the time limit as
+// maxWorkers as every project of the root run (vitest groups projects by it); the time limit as
 // theirs too (vitest.shared.ts): a bundle or a build takes seconds of CPU on a busy 2-core machine.
 export default defineConfig({
-  test: {
-    name: 'scripts',
-    include: ['test/**/*.test.ts'],
-    maxWorkers: 3,
-    isolate: false,
-    testTimeout: 30_000,
-  },
+  test: { name: 'scripts', include: ['test/**/*.test.ts'], maxWorkers: 3, testTimeout: 30_000 },
 })
