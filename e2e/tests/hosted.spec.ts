@@ -241,9 +241,18 @@ test('hosted demo: a reload at any moment (during the first start, right after P
     await reviewPayButton(page).click()
     await page.waitForTimeout(delay)
     await page.reload()
-    await page.goto(`${origin}${base}#/console?session=${id}`)
-    await page.waitForTimeout(3000) // the service's scan of the replayed chain settles
-    const status = await page.getByTestId('session-status').textContent()
+    // The service's scan of the replayed chain settles: the console is read again until its
+    // status agrees with the one-time wallet's balance on chain, or 20 s pass (then the checks
+    // below fail with what they saw).
+    let status: string | null = null
+    for (let read = 0; read < 10; read++) {
+      if (read === 0) await page.goto(`${origin}${base}#/console?session=${id}`)
+      else await page.reload()
+      await page.waitForTimeout(read === 0 ? 3000 : 2000)
+      status = await page.getByTestId('session-status').textContent()
+      const funds = await balance(page, 'One-time wallet', 'USDC').textContent()
+      if ((status === 'FUNDED') === (funds === '12.00')) break
+    }
     expect(status).toMatch(/^(FUNDED|CREATED)$/)
     if (status === 'FUNDED') {
       customer -= 12
