@@ -245,10 +245,11 @@ test('hosted demo: a reload at any moment (during the first start, right after P
     // status agrees with the one-time wallet's balance on chain, or 20 s pass (then the checks
     // below fail with what they saw).
     let status: string | null = null
-    for (let read = 0; read < 10; read++) {
-      if (read === 0) await page.goto(`${origin}${base}#/console?session=${id}`)
-      else await page.reload()
-      await page.waitForTimeout(read === 0 ? 3000 : 2000)
+    for (let read = 0; read < 18; read++) {
+      // Hash navigation only (a reload would restart the tab's chain and service, and the scan).
+      if (read > 0) await page.goto(`${origin}${base}#/`)
+      await page.goto(`${origin}${base}#/console?session=${id}`)
+      await page.waitForTimeout(read === 0 ? 3000 : 1000)
       status = await page.getByTestId('session-status').textContent()
       const funds = await balance(page, 'One-time wallet', 'USDC').textContent()
       if ((status === 'FUNDED') === (funds === '12.00')) break
