@@ -12,7 +12,7 @@ import {
   env,
   events,
   openPage,
-  payButton,
+  reviewWithTestWallet,
   transfersTo,
   waitForStep,
 } from './support.js'
@@ -26,12 +26,7 @@ for (const code of ['TOKEN_PAUSED', 'PAYER_BLOCKED', 'RECIPIENT_BLOCKED'] as con
   }) => {
     const session = await createSession('5.00')
     await openPage(page, session)
-    await payButton(page).click()
-    await waitForStep(page, 'chooseWallet')
-    await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
-    await waitForStep(page, 'chooseToken')
-    await dialog(page).getByRole('button', { name: /USDC/ }).click()
-    await waitForStep(page, 'review')
+    await reviewWithTestWallet(page)
     const read = await fetch(`${env.api}/api/v1/payment-sessions/${session.paymentSessionId}`, {
       headers: { authorization: `Bearer ${env.apiKey}` },
     })

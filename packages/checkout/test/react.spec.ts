@@ -5,6 +5,7 @@ import {
   dialog,
   env,
   payButton,
+  reviewWithTestWallet,
   type Session,
   waitForStep,
 } from './support.js'
@@ -61,12 +62,7 @@ test('React: props and re-renders reach the element', async ({ page }) => {
 test('React: onError on a declined wallet, then onPaid end to end', async ({ page }) => {
   const session = await createSession('10.00', 'USD')
   const { errors } = await openReactPage(page, session)
-  await payButton(page).click()
-  await waitForStep(page, 'chooseWallet')
-  await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
-  await waitForStep(page, 'chooseToken')
-  await dialog(page).getByRole('button', { name: /USDC/ }).click()
-  await waitForStep(page, 'review')
+  await reviewWithTestWallet(page)
   await page.evaluate(() => {
     ;(window as any).__wallet.reject.send = true
   })

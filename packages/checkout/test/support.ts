@@ -152,14 +152,19 @@ const where = (page: Page) =>
     })
     .catch((error) => `the page did not answer (${error})`)
 
-/** From the page's button to paid: the test wallet, USDC, then Pay in the review. */
-export async function payWithTestWallet(page: Page) {
+/** From the page's button to the review: the test wallet, then USDC. */
+export async function reviewWithTestWallet(page: Page) {
   await payButton(page).click()
   await waitForStep(page, 'chooseWallet')
   await dialog(page).getByRole('button', { name: 'Test Wallet' }).click()
   await waitForStep(page, 'chooseToken')
   await dialog(page).getByRole('button', { name: /USDC/ }).click()
   await waitForStep(page, 'review')
+}
+
+/** From the page's button to paid: the test wallet, USDC, then Pay in the review. */
+export async function payWithTestWallet(page: Page) {
+  await reviewWithTestWallet(page)
   await dialog(page).getByRole('button', { name: /^Pay / }).click()
   await waitForStep(page, 'paid')
 }
